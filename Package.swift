@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tether",
+    products: [
+        .library(name: "Observable", targets: ["Observable"]),
+        .library(name: "Bridges", targets: ["Bridges"]),
+        .library(name: "Binding", targets: ["Binding"]),
+    ],
+    targets: [
+        .target(name: "Observable"),
+        .target(name: "Bridges", dependencies: ["Observable"]),
+        .target(name: "Binding", dependencies: ["Observable"]),
+        .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
+        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Observable"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Binding re-exports the core, so `import Binding` is enough to bind signals to properties.
+@_exported import Observable

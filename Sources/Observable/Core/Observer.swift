@@ -1,0 +1,117 @@
+import Synchronization
+
+/// The sending end handed to a signal's recipe (RAC's `id<RACSubscriber>` in `createSignal:`).
+///
+/// An observer is safe to use from any thread. It enforces the event grammar and the disposal
+/// contract for the subscription it feeds:
+///
+/// - sends from several threads are serialized: the subscriber never runs two events at once;
+/// - a send from inside the subscriber's own callback is queued and delivered after it returns;
+/// - nothing is delivered after a terminal event, or after the subscription was disposed;
+/// - after a terminal event the subscription is disposed (so the disposable the recipe returned runs)
+///   and the subscriber's closures are released.
+///
+/// ```swift
+/// let greeting = Signal<String, Never> { observer in
+///     observer.send("hello")
+///     observer.sendCompleted()
+///     observer.send("ignored")       // after completion: dropped
+///     return nil
+/// }
+/// ```
+public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked Sendable {
+    // Safety: `sink` and `lifetime` are touched only by the thread that owns `gate`;
+    // `closed` is atomic. This is what makes the unchecked conformance honest.
+    @usableFromInline enum Op {
+        case event(Event<Value, Failure>)
+        case release
+    }
+
+    @usableFromInline let gate = SerialGate<Op>()
+    @usableFromInline let closed = Atomic<Bool>(false)
+    @usableFromInline var sink: Sink<Value, Failure>?
+    @usableFromInline var lifetime: CompositeDisposable?
+
+    @usableFromInline
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
+        self.sink = sink
+        self.lifetime = lifetime
+        lifetime.add(ObserverSubscription(self))
+    }
+
+    deinit {
+        // Nobody can send any more: end the subscription and free what it holds.
+        lifetime?.dispose()
+    }
+
+    /// Whether this observer stopped accepting events: it sent a terminal event, or its subscription
+    /// was disposed. Long-running recipes can poll it to stop early.
+    ///
+    /// ```swift
+    /// for line in lines where !observer.isDisposed { observer.send(line) }
+    /// ```
+    public var isDisposed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Sends one event to the subscriber.
+    ///
+    /// ```swift
+    /// observer.send(event: .next(1))
+    /// ```
+    @inlinable
+    public func send(event: Event<Value, Failure>) {
+        if closed.load(ordering: .relaxed) { return }
+        gate.submit(.event(event)) { self.perform($0) }
+    }
+
+    @inlinable
+    func perform(_ op: Op) {
+        switch op {
+        case .event(let event):
+            guard let sink, !closed.load(ordering: .relaxed) else { return }
+            if event.isTerminal {
+                closed.store(true, ordering: .releasing)
+                sink.send(event)
+                release()
+            } else {
+                sink.send(event)
+            }
+        case .release:
+            release()
+        }
+    }
+
+    @inlinable
+    func release() {
+        sink = nil
+        let lifetime = self.lifetime
+        self.lifetime = nil
+        lifetime?.dispose()
+    }
+
+    @usableFromInline
+    func disposeSubscription() {
+        if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        gate.submit(.release) { self.perform($0) }
+        gate.waitForOwner()
+    }
+}
+
+/// Ends an observer's subscription when its lifetime is disposed, without keeping the observer alive.
+@usableFromInline
+final class ObserverSubscription<Value, Failure: Error>: Disposable, @unchecked Sendable {
+    @usableFromInline weak var observer: Observer<Value, Failure>?
+    @usableFromInline let disposed = Atomic<Bool>(false)
+
+    @usableFromInline
+    init(_ observer: Observer<Value, Failure>) {
+        self.observer = observer
+    }
+
+    @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    @usableFromInline
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        observer?.disposeSubscription()
+    }
+}

@@ -1,0 +1,156 @@
+/// A cold stream of events: a recipe that runs once for each subscription (RAC's `RACSignal`).
+///
+/// Nothing happens until someone subscribes; each subscription runs the recipe anew and receives
+/// `next* (error | completed)?`. `Failure` is `Never` for signals that cannot fail.
+///
+/// ```swift
+/// let numbers = Signal<Int, Never> { observer in
+///     observer.send(1)
+///     observer.send(2)
+///     observer.sendCompleted()
+///     return nil
+/// }
+/// numbers.map { $0 * 10 }.subscribe(next: { print($0) }, completed: { print("done") })
+/// // 10
+/// // 20
+/// // done
+/// ```
+///
+/// `Signal` is a value holding closures, so it is not `Sendable`: build pipelines where they are
+/// subscribed. The subjects and ``Observer`` are the thread-safe pieces.
+public struct Signal<Value, Failure: Error>: SignalConvertible {
+    /// Starts one subscription: deliver events to the sink, register cleanups in the lifetime.
+    ///
+    /// Contract for internal sources built with this initializer: events reach the sink serialized
+    /// and in grammar, and after the lifetime is disposed nothing more is sent.
+    @usableFromInline
+    let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
+
+    @inlinable
+    init(unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void) {
+        self.startHandler = startHandler
+    }
+
+    /// Creates a signal from a recipe that runs once per subscription (RAC's `createSignal:`).
+    ///
+    /// The recipe gets a thread-safe ``Observer`` and returns what to dispose when the subscription
+    /// ends (by a terminal event or by `dispose()`), or `nil`.
+    ///
+    /// ```swift
+    /// let ticks = Signal<Int, Never> { observer in
+    ///     let source = DispatchSource.makeTimerSource()
+    ///     var count = 0
+    ///     source.setEventHandler { count += 1; observer.send(count) }
+    ///     source.schedule(deadline: .now(), repeating: .seconds(1))
+    ///     source.resume()
+    ///     return AnyDisposable { source.cancel() }
+    /// }
+    /// ```
+    public init(_ recipe: @escaping (Observer<Value, Failure>) -> (any Disposable)?) {
+        self.startHandler = { sink, lifetime in
+            let observer = Observer(sink: sink, lifetime: lifetime)
+            lifetime.add(recipe(observer))
+        }
+    }
+
+    /// Returns `self`.
+    ///
+    /// ```swift
+    /// let same = signal.signal
+    /// ```
+    @inlinable
+    public var signal: Signal<Value, Failure> { self }
+
+    @inlinable
+    func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+        startHandler(sink, lifetime)
+    }
+}
+
+extension Signal {
+    /// A signal that sends `value`, then completes (RAC's `+return:`).
+    ///
+    /// ```swift
+    /// Signal<Int, Never>(value: 7).subscribe(next: { print($0) })   // 7
+    /// ```
+    @inlinable
+    public init(value: Value) {
+        self.init(unsafeStart: { sink, lifetime in
+            sink.send(.next(value))
+            if !lifetime.isDisposed { sink.send(.completed) }
+            lifetime.dispose()
+        })
+    }
+
+    /// A signal that fails at once with `error` (RAC's `+error:`).
+    ///
+    /// ```swift
+    /// Signal<Int, MyError>(error: .boom).subscribe(error: { print($0) })   // boom
+    /// ```
+    @inlinable
+    public init(error: Failure) {
+        self.init(unsafeStart: { sink, lifetime in
+            sink.send(.error(error))
+            lifetime.dispose()
+        })
+    }
+
+    /// A signal that sends every element of `values` in order, then completes
+    /// (RAC's `rac_sequence.signal`, delivered synchronously on subscription).
+    ///
+    /// Disposing the subscription (for example by `take(2)`) stops the iteration, so infinite
+    /// sequences are fine.
+    ///
+    /// ```swift
+    /// Signal<Int, Never>(values: 1...3).subscribe(next: { print($0) })   // 1 2 3
+    /// Signal<Int, Never>(values: 1...).take(2).collect()                  // [1, 2]
+    /// ```
+    @inlinable
+    public init<S: Sequence>(values: S) where S.Element == Value {
+        self.init(unsafeStart: { sink, lifetime in
+            for value in values {
+                if lifetime.isDisposed { return }
+                sink.send(.next(value))
+            }
+            if lifetime.isDisposed { return }
+            sink.send(.completed)
+            lifetime.dispose()
+        })
+    }
+
+    /// A signal that completes at once without sending a value (RAC's `+empty`).
+    ///
+    /// ```swift
+    /// Signal<Int, Never>.empty.subscribe(completed: { print("done") })   // done
+    /// ```
+    @inlinable
+    public static var empty: Signal {
+        Signal(unsafeStart: { sink, lifetime in
+            sink.send(.completed)
+            lifetime.dispose()
+        })
+    }
+
+    /// A signal that never sends anything (RAC's `+never`). Its subscriptions hold nothing.
+    ///
+    /// ```swift
+    /// let nothing = Signal<Int, Never>.never
+    /// ```
+    @inlinable
+    public static var never: Signal {
+        Signal(unsafeStart: { _, _ in })
+    }
+
+    /// A signal that builds a new signal for each subscription (RAC's `+defer:`).
+    ///
+    /// ```swift
+    /// let now = Signal<Date, Never>.deferred { Signal(value: Date()) }   // evaluated per subscriber
+    /// ```
+    @inlinable
+    public static func deferred<S: SignalConvertible>(_ make: @escaping () -> S) -> Signal
+    where S.Value == Value, S.Failure == Failure {
+        Signal(unsafeStart: { sink, lifetime in
+            make().signal.start(sink, in: lifetime)
+        })
+    }
+}

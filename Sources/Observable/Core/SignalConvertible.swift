@@ -1,0 +1,87 @@
+/// Anything that can be observed as a ``Signal``: signals themselves, the subjects, properties.
+///
+/// Every operator is declared on this protocol and returns a concrete `Signal`, so operators apply
+/// to subjects and properties directly, and every parameter that takes a signal takes any of them.
+///
+/// ```swift
+/// let subject = Subject<Int, Never>()
+/// subject.map { $0 * 2 }.subscribe(next: { print($0) })
+/// subject.send(21)   // prints 42
+/// ```
+public protocol SignalConvertible<Value, Failure> {
+    /// The type of the values sent.
+    associatedtype Value
+    /// The type of failure; `Never` for signals that cannot fail.
+    associatedtype Failure: Error
+
+    /// This source as a ``Signal``.
+    ///
+    /// ```swift
+    /// let s: Signal<Int, Never> = subject.signal
+    /// ```
+    var signal: Signal<Value, Failure> { get }
+}
+
+/// Anything that receives events: an ``Observer`` or a subject (RAC's `RACSubscriber`).
+///
+/// ```swift
+/// let relay = Subject<Int, Never>()
+/// Signal(values: [1, 2]).subscribe(relay)   // relay sends 1, 2, then completes
+/// ```
+public protocol ObserverProtocol<Value, Failure>: AnyObject {
+    /// The type of the values received.
+    associatedtype Value
+    /// The type of failure received.
+    associatedtype Failure: Error
+
+    /// Receives one event.
+    ///
+    /// ```swift
+    /// observer.send(event: .next(1))
+    /// ```
+    func send(event: Event<Value, Failure>)
+}
+
+extension ObserverProtocol {
+    /// Sends a value (RAC's `sendNext:`).
+    ///
+    /// ```swift
+    /// observer.send(42)
+    /// ```
+    @inlinable
+    public func send(_ value: Value) {
+        send(event: .next(value))
+    }
+
+    /// Sends a failure; nothing is sent after it (RAC's `sendError:`).
+    ///
+    /// ```swift
+    /// observer.sendError(.timedOut)
+    /// ```
+    @inlinable
+    public func sendError(_ error: Failure) {
+        send(event: .error(error))
+    }
+
+    /// Sends completion; nothing is sent after it (RAC's `sendCompleted`).
+    ///
+    /// ```swift
+    /// observer.sendCompleted()
+    /// ```
+    @inlinable
+    public func sendCompleted() {
+        send(event: .completed)
+    }
+}
+
+extension ObserverProtocol where Value == Void {
+    /// Sends `()`.
+    ///
+    /// ```swift
+    /// tapped.send()
+    /// ```
+    @inlinable
+    public func send() {
+        send(event: .next(()))
+    }
+}

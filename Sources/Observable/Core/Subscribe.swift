@@ -1,0 +1,66 @@
+extension SignalConvertible {
+    /// Starts a subscription with closures for values, failure and completion (RAC's
+    /// `subscribeNext:error:completed:`). Each closure is optional.
+    ///
+    /// The subscription lives until its terminal event or until the returned disposable is disposed;
+    /// you may ignore the result, as RAC allows: the pipeline keeps running. Once it ends, the
+    /// closures are released.
+    ///
+    /// ```swift
+    /// let subject = Subject<String, Never>()
+    /// let subscription = subject.subscribe(
+    ///     next: { print("got", $0) },
+    ///     completed: { print("done") })
+    /// subject.send("a")          // got a
+    /// subscription.dispose()
+    /// subject.send("b")          // nothing
+    /// ```
+    @discardableResult
+    @inlinable
+    public func subscribe(
+        next: ((Value) -> Void)? = nil,
+        error: ((Failure) -> Void)? = nil,
+        completed: (() -> Void)? = nil
+    ) -> any Disposable {
+        let lifetime = CompositeDisposable()
+        signal.start(
+            Sink { event in
+                switch event {
+                case .next(let value): next?(value)
+                case .error(let failure): error?(failure)
+                case .completed: completed?()
+                }
+            }, in: lifetime)
+        return lifetime
+    }
+
+    /// Starts a subscription whose events are forwarded to `observer` — an ``Observer`` of another
+    /// signal's recipe, or a subject.
+    ///
+    /// ```swift
+    /// let relay = Signal<Int, Never> { observer in
+    ///     source.subscribe(observer)
+    /// }
+    /// ```
+    @discardableResult
+    @inlinable
+    public func subscribe<O: ObserverProtocol>(_ observer: O) -> any Disposable
+    where O.Value == Value, O.Failure == Failure {
+        let lifetime = CompositeDisposable()
+        signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
+        return lifetime
+    }
+
+    /// Starts a subscription with one closure that receives every ``Event``.
+    ///
+    /// ```swift
+    /// signal.subscribeEvents { event in print(event) }   // next(1) … completed
+    /// ```
+    @discardableResult
+    @inlinable
+    public func subscribeEvents(_ handler: @escaping (Event<Value, Failure>) -> Void) -> any Disposable {
+        let lifetime = CompositeDisposable()
+        signal.start(Sink(handler), in: lifetime)
+        return lifetime
+    }
+}

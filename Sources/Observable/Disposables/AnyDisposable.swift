@@ -1,0 +1,62 @@
+import Synchronization
+
+/// A disposable that runs a closure once, the first time it is disposed (RAC's
+/// `+[RACDisposable disposableWithBlock:]`).
+///
+/// ```swift
+/// let timer = AnyDisposable { print("cancelled") }
+/// timer.dispose()   // prints "cancelled"
+/// timer.dispose()   // prints nothing: disposing is idempotent
+/// ```
+public final class AnyDisposable: Disposable, @unchecked Sendable {
+    // The action is read and cleared only by the thread that wins `state`'s exchange.
+    @usableFromInline var action: (@Sendable () -> Void)?
+    @usableFromInline let state = Atomic<Bool>(false)
+
+    /// Creates a disposable that runs `action` when first disposed.
+    ///
+    /// ```swift
+    /// let d = AnyDisposable { source.cancel() }
+    /// ```
+    public init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    /// Creates a disposable with nothing to do, useful as a placeholder or a flag.
+    ///
+    /// ```swift
+    /// let flag = AnyDisposable()
+    /// flag.dispose()
+    /// flag.isDisposed   // true
+    /// ```
+    public init() {
+        self.action = nil
+    }
+
+    /// Whether this disposable has been disposed.
+    ///
+    /// ```swift
+    /// AnyDisposable().isDisposed   // false
+    /// ```
+    public var isDisposed: Bool { state.load(ordering: .acquiring) }
+
+    /// Runs the action if this is the first call.
+    ///
+    /// ```swift
+    /// d.dispose()
+    /// ```
+    public func dispose() {
+        guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let action = self.action
+        self.action = nil
+        action?()
+    }
+}
+
+/// A disposable that is already disposed; returned where there is nothing to cancel.
+@usableFromInline
+final class DisposedDisposable: Disposable, @unchecked Sendable {
+    @usableFromInline static let shared = DisposedDisposable()
+    @usableFromInline var isDisposed: Bool { true }
+    @usableFromInline func dispose() {}
+}

@@ -1,0 +1,133 @@
+/// A disposable that disposes a group of disposables together (RAC's `RACCompoundDisposable`).
+///
+/// Adding to a disposed composite disposes the addition at once. `add(_:)` returns a key with
+/// which a finished child is removed again, so long-lived composites do not accumulate children.
+///
+/// ```swift
+/// let bag = CompositeDisposable()
+/// bag.add(a.subscribe(next: { print($0) }))
+/// bag.add(b.subscribe(next: { print($0) }))
+/// bag.dispose()   // ends both subscriptions
+/// ```
+public final class CompositeDisposable: Disposable, @unchecked Sendable {
+    /// Identifies one child added to a ``CompositeDisposable``, for ``CompositeDisposable/remove(_:)``.
+    public struct Key: Hashable, Sendable {
+        @usableFromInline let rawValue: UInt64
+        @inlinable init(rawValue: UInt64) { self.rawValue = rawValue }
+    }
+
+    @usableFromInline let lock = SpinLock()
+    // All guarded by `lock`. The first child lives inline: most composites hold one or two.
+    @usableFromInline var disposed = false
+    @usableFromInline var nextKey: UInt64 = 0
+    @usableFromInline var first: (key: UInt64, disposable: any Disposable)?
+    @usableFromInline var rest: [(key: UInt64, disposable: any Disposable)] = []
+
+    /// Creates an empty composite.
+    ///
+    /// ```swift
+    /// let bag = CompositeDisposable()
+    /// ```
+    @inlinable
+    public init() {}
+
+    /// Creates a composite holding `disposables`.
+    ///
+    /// ```swift
+    /// let bag = CompositeDisposable([d1, d2])
+    /// ```
+    public init(_ disposables: [any Disposable]) {
+        for disposable in disposables { add(disposable) }
+    }
+
+    /// Whether the composite has been disposed.
+    ///
+    /// ```swift
+    /// bag.isDisposed
+    /// ```
+    public var isDisposed: Bool { lock.withLock { disposed } }
+
+    /// Adds `disposable`; if the composite is already disposed, disposes it at once.
+    ///
+    /// ```swift
+    /// let key = bag.add(subscription)
+    /// ```
+    /// - Returns: a key for ``remove(_:)``, or `nil` when the composite was already disposed.
+    @discardableResult
+    @inlinable
+    public func add(_ disposable: (any Disposable)?) -> Key? {
+        guard let disposable else { return nil }
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            disposable.dispose()
+            return nil
+        }
+        let key = nextKey
+        nextKey &+= 1
+        if first == nil {
+            first = (key, disposable)
+        } else {
+            rest.append((key, disposable))
+        }
+        lock.unlock()
+        return Key(rawValue: key)
+    }
+
+    /// Adds a closure to run when the composite is disposed.
+    ///
+    /// ```swift
+    /// bag.add { print("bag disposed") }
+    /// ```
+    @discardableResult
+    public func add(_ action: @escaping @Sendable () -> Void) -> Key? {
+        add(AnyDisposable(action))
+    }
+
+    /// Removes a child without disposing it (for children that finished on their own).
+    ///
+    /// ```swift
+    /// if let key { bag.remove(key) }
+    /// ```
+    @inlinable
+    public func remove(_ key: Key) {
+        lock.lock()
+        if let current = first, current.key == key.rawValue {
+            first = nil
+        } else if let index = rest.firstIndex(where: { $0.key == key.rawValue }) {
+            rest.remove(at: index)
+        }
+        lock.unlock()
+    }
+
+    /// The number of children currently held (for tests and diagnostics).
+    ///
+    /// ```swift
+    /// bag.count   // 2
+    /// ```
+    public var count: Int {
+        lock.withLock { (first == nil ? 0 : 1) + rest.count }
+    }
+
+    /// Disposes every child (outside the lock), once.
+    ///
+    /// ```swift
+    /// bag.dispose()
+    /// ```
+    @inlinable
+    public func dispose() {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            return
+        }
+        disposed = true
+        let head = first
+        let tail = rest
+        first = nil
+        rest = []
+        lock.unlock()
+        head?.disposable.dispose()
+        for child in tail { child.disposable.dispose() }
+    }
+}

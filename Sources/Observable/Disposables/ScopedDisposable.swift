@@ -1,0 +1,65 @@
+/// Disposes the wrapped disposable when it is deinitialized (RAC's `-asScopedDisposable`).
+///
+/// Keep one in a property to tie a subscription to its owner's lifetime.
+///
+/// ```swift
+/// final class ViewModel {
+///     private var subscription: ScopedDisposable?
+///     init(source: Subject<Int, Never>) {
+///         subscription = ScopedDisposable(source.subscribe(next: { print($0) }))
+///     }
+/// }   // the subscription ends when the view model is released
+/// ```
+public final class ScopedDisposable: Disposable, @unchecked Sendable {
+    /// The disposable that is disposed with this object.
+    public let inner: any Disposable
+
+    /// Wraps `inner`.
+    ///
+    /// ```swift
+    /// let scoped = ScopedDisposable(subscription)
+    /// ```
+    public init(_ inner: any Disposable) {
+        self.inner = inner
+    }
+
+    deinit {
+        inner.dispose()
+    }
+
+    /// Whether the wrapped disposable has been disposed.
+    ///
+    /// ```swift
+    /// scoped.isDisposed
+    /// ```
+    public var isDisposed: Bool { inner.isDisposed }
+
+    /// Disposes the wrapped disposable now.
+    ///
+    /// ```swift
+    /// scoped.dispose()
+    /// ```
+    public func dispose() {
+        inner.dispose()
+    }
+}
+
+extension Disposable {
+    /// Wraps this disposable in a ``ScopedDisposable`` that disposes it on deinit.
+    ///
+    /// ```swift
+    /// self.bag = subject.subscribe(next: { print($0) }).scoped()
+    /// ```
+    public func scoped() -> ScopedDisposable {
+        ScopedDisposable(self)
+    }
+
+    /// Adds this disposable to `composite` (a convenience for collecting subscriptions).
+    ///
+    /// ```swift
+    /// subject.subscribe(next: { print($0) }).disposed(by: bag)
+    /// ```
+    public func disposed(by composite: CompositeDisposable) {
+        composite.add(self)
+    }
+}

@@ -1,0 +1,68 @@
+/// Holds one disposable at a time; replacing it disposes the previous one (RAC's
+/// `RACSerialDisposable`). Once disposed, any new inner disposable is disposed at once.
+///
+/// ```swift
+/// let current = SerialDisposable()
+/// current.inner = search("a").subscribe(next: show)
+/// current.inner = search("ab").subscribe(next: show)   // the "a" search is cancelled
+/// ```
+public final class SerialDisposable: Disposable, @unchecked Sendable {
+    @usableFromInline let lock = SpinLock()
+    @usableFromInline var disposed = false
+    @usableFromInline var current: (any Disposable)?
+
+    /// Creates a serial disposable, optionally holding `inner`.
+    ///
+    /// ```swift
+    /// let serial = SerialDisposable()
+    /// ```
+    public init(_ inner: (any Disposable)? = nil) {
+        current = inner
+    }
+
+    /// Whether this disposable has been disposed.
+    ///
+    /// ```swift
+    /// serial.isDisposed
+    /// ```
+    public var isDisposed: Bool { lock.withLock { disposed } }
+
+    /// The disposable currently held. Setting it disposes the previous one (outside the lock).
+    ///
+    /// ```swift
+    /// serial.inner = newSubscription
+    /// ```
+    public var inner: (any Disposable)? {
+        get { lock.withLock { current } }
+        set {
+            lock.lock()
+            if disposed {
+                lock.unlock()
+                newValue?.dispose()
+                return
+            }
+            let old = current
+            current = newValue
+            lock.unlock()
+            if old !== newValue { old?.dispose() }
+        }
+    }
+
+    /// Disposes the held disposable and every later one.
+    ///
+    /// ```swift
+    /// serial.dispose()
+    /// ```
+    public func dispose() {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            return
+        }
+        disposed = true
+        let old = current
+        current = nil
+        lock.unlock()
+        old?.dispose()
+    }
+}

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// Serializes the inputs of a multi-source or asynchronous operator into one handler.
+///
+/// Operators such as `combineLatest`, `merge`, `switchToLatest`, `take(until:)`, `deliver(on:)` or
+/// `debounce` receive events from several upstreams (possibly on several threads at once). They post
+/// every input here; the handler runs one input at a time — a post from inside the handler is queued
+/// and runs right after it — so the handler can keep its state in plain captured variables and send
+/// to its downstream sink directly, with no lock held while anything runs.
+///
+/// The mailbox registers itself in `lifetime`: when the lifetime is disposed, later posts are dropped,
+/// `dispose()` waits for a handler running on another thread to return, and the handler (with
+/// everything it captured) is released. The handler must call `lifetime.dispose()` after sending a
+/// terminal event downstream.
+///
+/// ```swift
+/// // Inside an operator:
+/// Signal(unsafeStart: { sink, lifetime in
+///     var latest: Int?
+///     let mailbox = Mailbox<Input>(lifetime: lifetime) { input in … sink.send(.next(x)) … }
+///     let a = CompositeDisposable(); lifetime.add(a)
+///     first.start(Sink { mailbox.post(.first($0)) }, in: a)
+/// })
+/// ```
+@usableFromInline
+final class Mailbox<Input>: Disposable, @unchecked Sendable {
+    // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
+    @usableFromInline enum Op {
+        case input(Input)
+        case release
+    }
+
+    @usableFromInline let gate = SerialGate<Op>()
+    @usableFromInline let closed = Atomic<Bool>(false)
+    @usableFromInline var handler: ((Input) -> Void)?
+
+    @inlinable
+    init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
+        self.handler = handler
+        lifetime.add(self)
+    }
+
+    /// Whether the mailbox stopped accepting inputs.
+    @usableFromInline var isDisposed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Runs the handler with `input` now, or after the input in progress (see the type's notes).
+    @inlinable
+    func post(_ input: Input) {
+        if closed.load(ordering: .relaxed) { return }
+        gate.submit(.input(input)) { self.perform($0) }
+    }
+
+    @inlinable
+    func perform(_ op: Op) {
+        switch op {
+        case .input(let input):
+            if closed.load(ordering: .relaxed) { return }
+            handler?(input)
+        case .release:
+            handler = nil
+        }
+    }
+
+    /// Closes the mailbox: drops later inputs, waits for a running handler on another thread, and
+    /// releases the handler.
+    @usableFromInline
+    func dispose() {
+        if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        gate.submit(.release) { self.perform($0) }
+        gate.waitForOwner()
+    }
+}

@@ -1,0 +1,167 @@
+import Dispatch
+import Synchronization
+
+/// Serializes operations submitted from any number of threads, without holding a lock while they run.
+///
+/// The gate has at most one *owner*: the thread currently performing operations. A submission
+///
+/// - from the owner itself (a reentrant call from inside an operation) is queued locally and performed
+///   right after the current operation — never nested, never lost (guarantee 4);
+/// - from another thread while the gate is owned is queued and performed by the owner, in order
+///   (guarantee 3); the submitting thread returns at once;
+/// - to an idle gate makes the caller the owner: it performs the operation and drains what was queued.
+///
+/// The uncontended path costs two compare-and-swaps and no allocation. The spin lock only guards the
+/// cross-thread queue and the list of waiters, never the execution of an operation.
+///
+/// `waitForOwner()` lets a disposer on another thread block until the owner has finished the
+/// operation in flight (guarantee 2: `dispose()` returns after a running callback has returned).
+@usableFromInline
+final class SerialGate<Op>: @unchecked Sendable {
+    // Bit 0: something is queued remotely or someone waits; the other bits: the owner's thread ID.
+    @usableFromInline let word = Atomic<UInt>(0)
+    @usableFromInline let lock = SpinLock()
+    /// Guarded by `lock`.
+    @usableFromInline var remote: [Op] = []
+    /// Guarded by `lock`.
+    @usableFromInline var waiters: [DispatchSemaphore] = []
+    /// Touched only by the owner.
+    @usableFromInline var local: [Op] = []
+
+    @inlinable
+    init() {}
+
+    /// Whether the calling thread is currently performing an operation of this gate.
+    @inlinable
+    var isOwnedByCurrentThread: Bool {
+        word.load(ordering: .relaxed) & ~1 == currentThreadID
+    }
+
+    /// Submits `op`; `perform` runs it (now or later, on whichever thread owns the gate then).
+    ///
+    /// `perform` must be the same logic for every submission to one gate.
+    @inlinable
+    func submit(_ op: Op, perform: (Op) -> Void) {
+        let me = currentThreadID
+        let current = word.load(ordering: .relaxed)
+        if current & ~1 == me {
+            local.append(op)
+            return
+        }
+        if current == 0,
+            word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        {
+            perform(op)
+            drainAndRelease(me, perform: perform)
+            return
+        }
+        submitContended(op, me: me, perform: perform)
+    }
+
+    @inlinable
+    func drainLocal(perform: (Op) -> Void) {
+        if local.isEmpty { return }
+        var index = 0
+        while index < local.count {
+            let op = local[index]
+            index += 1
+            perform(op)
+        }
+        local.removeAll(keepingCapacity: local.capacity <= 64)
+    }
+
+    @inlinable
+    func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
+        while true {
+            drainLocal(perform: perform)
+            if word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
+                return
+            }
+            // The pending bit is set: remote work or waiters.
+            lock.lock()
+            let wake = waiters
+            waiters.removeAll()
+            if remote.isEmpty {
+                word.store(0, ordering: .releasing)
+                lock.unlock()
+                for semaphore in wake { semaphore.signal() }
+                return
+            }
+            let batch = remote
+            remote.removeAll()
+            word.store(me, ordering: .releasing)
+            lock.unlock()
+            for semaphore in wake { semaphore.signal() }
+            for op in batch {
+                perform(op)
+                drainLocal(perform: perform)
+            }
+        }
+    }
+
+    @usableFromInline
+    func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
+        lock.lock()
+        remote.append(op)
+        let acquired = markPendingOrAcquire(me)
+        lock.unlock()
+        if acquired {
+            drainAndRelease(me, perform: perform)
+        }
+    }
+
+    /// Called with `lock` held. Either flags pending work for the current owner, or, if the gate
+    /// became idle, takes ownership (with the pending bit set, so the queue gets drained).
+    @usableFromInline
+    func markPendingOrAcquire(_ me: UInt) -> Bool {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            if current == 0 {
+                let (exchanged, original) = word.compareExchange(
+                    expected: 0, desired: me | 1, ordering: .acquiring)
+                if exchanged { return true }
+                current = original
+            } else if current & 1 == 1 {
+                return false
+            } else {
+                let (exchanged, original) = word.compareExchange(
+                    expected: current, desired: current | 1, ordering: .relaxed)
+                if exchanged { return false }
+                current = original
+            }
+        }
+    }
+
+    /// Blocks until the operation running on another thread (if any) has returned.
+    ///
+    /// Returns at once when the gate is idle or owned by the calling thread.
+    @usableFromInline
+    func waitForOwner() {
+        let me = currentThreadID
+        let current = word.load(ordering: .acquiring)
+        if current & ~1 == 0 || current & ~1 == me { return }
+        let semaphore = DispatchSemaphore(value: 0)
+        lock.lock()
+        var observed = word.load(ordering: .relaxed)
+        var mustWait = false
+        while true {
+            if observed & ~1 == 0 { break }
+            if observed & 1 == 1 {
+                mustWait = true
+                break
+            }
+            let (exchanged, original) = word.compareExchange(
+                expected: observed, desired: observed | 1, ordering: .relaxed)
+            if exchanged {
+                mustWait = true
+                break
+            }
+            observed = original
+        }
+        if mustWait { waiters.append(semaphore) }
+        lock.unlock()
+        if mustWait { semaphore.wait() }
+        // Synchronize with the owner's release so its writes are visible.
+        _ = word.load(ordering: .acquiring)
+    }
+}

@@ -1,0 +1,13 @@
+/// Carries a value across a concurrency boundary that the compiler cannot prove safe.
+///
+/// Use only for values that are thread-safe but not annotated (e.g. Dispatch sources), and say why
+/// at the use site.
+@usableFromInline
+struct UncheckedSendable<Wrapped>: @unchecked Sendable {
+    @usableFromInline var value: Wrapped
+
+    @inlinable
+    init(_ value: Wrapped) {
+        self.value = value
+    }
+}

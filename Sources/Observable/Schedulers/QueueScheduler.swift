@@ -1,0 +1,154 @@
+import Dispatch
+
+/// Runs work on a serial Dispatch queue (RAC's `RACQueueScheduler` / `+schedulerWithPriority:`).
+///
+/// Work scheduled on one `QueueScheduler` runs in order, one item at a time.
+///
+/// ```swift
+/// let work = QueueScheduler(priority: .background, name: "search")
+/// work.schedule { print("runs on the search queue") }
+/// ```
+///
+/// ## The main queue on Linux
+/// ``main`` targets `DispatchQueue.main`, which on Linux only runs while the main thread drives it:
+/// call `dispatchMain()` (never returns) or run `RunLoop.main` (`RunLoop.main.run(until:)`), as a
+/// terminal or GTK program's event loop does. XCTest drains it during `wait(for:timeout:)`. Without
+/// that, work scheduled on `.main` never runs. Use ``isCurrent`` — not `Thread.isMainThread`, which is
+/// `false` on the main queue after `dispatchMain()` — to ask whether code runs on a scheduler's queue.
+public final class QueueScheduler: Scheduler {
+    /// A queue priority, as RAC's `RACSchedulerPriority`.
+    ///
+    /// ```swift
+    /// QueueScheduler(priority: .high)
+    /// ```
+    public enum Priority: Sendable {
+        /// User-initiated work.
+        case high
+        /// The default priority.
+        case `default`
+        /// Utility work.
+        case low
+        /// Background work.
+        case background
+
+        var qos: DispatchQoS {
+            switch self {
+            case .high: return .userInitiated
+            case .default: return .default
+            case .low: return .utility
+            case .background: return .background
+            }
+        }
+    }
+
+    /// The Dispatch queue that runs this scheduler's work.
+    ///
+    /// ```swift
+    /// scheduler.queue.sync { … }
+    /// ```
+    public let queue: DispatchQueue
+    private let key = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// The scheduler for `DispatchQueue.main` (see "The main queue on Linux" above).
+    ///
+    /// ```swift
+    /// results.deliver(on: QueueScheduler.main)
+    /// ```
+    public static let main = QueueScheduler(queue: .main)
+
+    /// Creates a scheduler with its own serial queue.
+    ///
+    /// ```swift
+    /// let io = QueueScheduler(priority: .low, name: "io")
+    /// ```
+    public init(priority: Priority = .default, name: String = "tether.queue-scheduler") {
+        queue = DispatchQueue(label: name, qos: priority.qos)
+        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    }
+
+    /// Creates a scheduler on an existing queue. Work runs in order only if `queue` is serial.
+    ///
+    /// ```swift
+    /// let scheduler = QueueScheduler(queue: myQueue)
+    /// ```
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    }
+
+    /// Whether the calling code runs on this scheduler's queue.
+    ///
+    /// ```swift
+    /// if QueueScheduler.main.isCurrent { updateScreen() }
+    /// ```
+    public var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self)
+    }
+
+    /// Monotonic time since boot.
+    ///
+    /// ```swift
+    /// scheduler.now
+    /// ```
+    public var now: Duration { monotonicNow() }
+
+    /// Runs `action` asynchronously on the queue, unless disposed first.
+    ///
+    /// ```swift
+    /// scheduler.schedule { print("async") }
+    /// ```
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let cancel = AnyDisposable()
+        queue.async {
+            if !cancel.isDisposed { action() }
+        }
+        return cancel
+    }
+
+    /// Runs `action` on the queue after `delay`, unless disposed first.
+    ///
+    /// ```swift
+    /// scheduler.schedule(after: .milliseconds(300)) { print("later") }
+    /// ```
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let cancel = AnyDisposable()
+        queue.asyncAfter(deadline: deadline(after: delay)) {
+            if !cancel.isDisposed { action() }
+        }
+        return cancel
+    }
+
+    /// Runs `action` on the queue after `delay`, then every `interval`, until disposed
+    /// (a `DispatchSourceTimer`: no run loop needed).
+    ///
+    /// ```swift
+    /// let ticking = scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
+    /// ```
+    @discardableResult
+    public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)
+        -> any Disposable
+    {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Dispatch sources are thread-safe; the SDK just does not mark them Sendable.
+        let source = UncheckedSendable(timer)
+        let cancel = AnyDisposable { source.value.cancel() }
+        timer.setEventHandler {
+            if !cancel.isDisposed { action() }
+        }
+        let nanoseconds = max(interval.clampedNanoseconds, 1)
+        timer.schedule(
+            deadline: deadline(after: delay),
+            repeating: .nanoseconds(Int(clamping: nanoseconds)),
+            leeway: .nanoseconds(0))
+        timer.resume()
+        return cancel
+    }
+
+    private func deadline(after delay: Duration) -> DispatchTime {
+        let nanoseconds = delay.clampedNanoseconds
+        if nanoseconds >= Int64(Int.max / 2) { return .distantFuture }
+        return .now() + .nanoseconds(Int(nanoseconds))
+    }
+}

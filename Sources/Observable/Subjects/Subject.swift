@@ -1,0 +1,44 @@
+/// A hot source you send into; every current subscriber receives what is sent (RAC's `RACSubject`).
+///
+/// Sending is thread-safe: sends from several threads are serialized, and a send from inside one of
+/// the subject's own observers is queued and delivered after the current event — so a contended or
+/// reentrant `send` may return before its value is delivered. Subscribers see only what is sent after
+/// they subscribe. After a terminal event, further sends are ignored and a late subscriber receives
+/// that terminal event at once (RAC's `RACSubject` would leave it silently waiting).
+///
+/// ```swift
+/// let clicks = Subject<Int, Never>()
+/// clicks.map { "click \($0)" }.subscribe(next: { print($0) })
+/// clicks.send(1)          // click 1
+/// clicks.sendCompleted()
+/// ```
+public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverProtocol, @unchecked Sendable {
+    @usableFromInline let core: SubjectCore<Value, Failure>
+
+    /// Creates a subject with no subscribers.
+    ///
+    /// ```swift
+    /// let events = Subject<String, Never>()
+    /// ```
+    public init() {
+        core = SubjectCore(capacity: 0)
+    }
+
+    /// Sends `event` to every current subscriber.
+    ///
+    /// ```swift
+    /// subject.send(event: .completed)
+    /// ```
+    @inlinable
+    public func send(event: Event<Value, Failure>) {
+        core.send(event)
+    }
+
+    /// A signal whose subscriptions receive what this subject sends from then on.
+    ///
+    /// ```swift
+    /// subject.signal.subscribe(next: { print($0) })
+    /// ```
+    @inlinable
+    public var signal: Signal<Value, Failure> { core.signal }
+}

@@ -1,0 +1,161 @@
+import Synchronization
+
+/// The shared machinery of ``Subject``, ``ReplaySubject`` and ``BehaviorSubject``.
+///
+/// Every operation — a send, a new subscriber, a removal — goes through one ``SerialGate``, so the
+/// subscriber list and the replay buffer are only ever touched by the gate's owner and no lock is
+/// held while observers run. A send delivers to a snapshot of the subscribers; per subscriber it costs
+/// one relaxed atomic load (the disposed flag) and the call.
+@usableFromInline
+final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
+    // Safety: `entries`, `buffer` and `terminal` are touched only by the gate's owner.
+    @usableFromInline enum Op {
+        case event(Event<Value, Failure>)
+        case add(SubjectEntry<Value, Failure>)
+        case remove(SubjectEntry<Value, Failure>)
+    }
+
+    @usableFromInline let gate = SerialGate<Op>()
+    @usableFromInline var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
+    /// Values replayed to new subscribers; bounded by `capacity` (0: none).
+    @usableFromInline var buffer: [Value] = []
+    @usableFromInline var bufferStart = 0
+    @usableFromInline let capacity: Int
+    @usableFromInline var terminal: Event<Value, Failure>?
+    @usableFromInline let terminated = Atomic<Bool>(false)
+    /// Called (by the owner) after a value entered the buffer; `BehaviorSubject` mirrors it.
+    @usableFromInline let onValue: (@Sendable (Value) -> Void)?
+
+    @usableFromInline
+    init(capacity: Int, initial: [Value] = [], onValue: (@Sendable (Value) -> Void)? = nil) {
+        self.capacity = capacity
+        self.buffer = initial
+        self.onValue = onValue
+    }
+
+    deinit {
+        // No one can send any more: end the remaining subscriptions quietly and free them.
+        for entry in entries {
+            entry.lifetime.dispose()
+        }
+    }
+
+    @inlinable
+    func send(_ event: Event<Value, Failure>) {
+        if terminated.load(ordering: .relaxed) { return }
+        gate.submit(.event(event)) { self.perform($0) }
+    }
+
+    @inlinable
+    var signal: Signal<Value, Failure> {
+        Signal(unsafeStart: { sink, lifetime in
+            let entry = SubjectEntry(sink: sink, lifetime: lifetime, core: self)
+            lifetime.add(entry)
+            self.gate.submit(.add(entry)) { self.perform($0) }
+        })
+    }
+
+    @inlinable
+    func perform(_ op: Op) {
+        switch op {
+        case .event(let event):
+            deliver(event)
+        case .add(let entry):
+            add(entry)
+        case .remove(let entry):
+            if let index = entries.lastIndex(where: { $0 === entry }) {
+                entries.remove(at: index)
+            }
+        }
+    }
+
+    @inlinable
+    func deliver(_ event: Event<Value, Failure>) {
+        if terminal != nil { return }
+        switch event {
+        case .next(let value):
+            if capacity > 0 { record(value) }
+            let snapshot = entries
+            for entry in snapshot where !entry.disposed.load(ordering: .relaxed) {
+                entry.sink.send(event)
+            }
+        case .error, .completed:
+            terminal = event
+            terminated.store(true, ordering: .releasing)
+            let snapshot = entries
+            entries = []
+            for entry in snapshot where !entry.disposed.load(ordering: .relaxed) {
+                entry.sink.send(event)
+            }
+            for entry in snapshot { entry.finish() }
+        }
+    }
+
+    @usableFromInline
+    func record(_ value: Value) {
+        buffer.append(value)
+        if buffer.count - bufferStart > capacity {
+            bufferStart += 1
+            if bufferStart > 32 && bufferStart * 2 > buffer.count {
+                buffer.removeFirst(bufferStart)
+                bufferStart = 0
+            }
+        }
+        onValue?(value)
+    }
+
+    @usableFromInline
+    func add(_ entry: SubjectEntry<Value, Failure>) {
+        if entry.disposed.load(ordering: .relaxed) { return }
+        if capacity > 0 {
+            // Replay; values sent meanwhile (even by these callbacks) queue behind this operation.
+            var index = bufferStart
+            let end = buffer.count
+            while index < end {
+                if entry.disposed.load(ordering: .relaxed) { return }
+                entry.sink.send(.next(buffer[index]))
+                index += 1
+            }
+        }
+        if let terminal {
+            if !entry.disposed.load(ordering: .relaxed) { entry.sink.send(terminal) }
+            entry.finish()
+            return
+        }
+        if entry.disposed.load(ordering: .relaxed) { return }
+        entries.append(entry)
+    }
+}
+
+/// One subscriber of a subject. It is the subscription's cleanup: disposing it removes the subscriber.
+@usableFromInline
+final class SubjectEntry<Value, Failure: Error>: Disposable, @unchecked Sendable {
+    @usableFromInline let sink: Sink<Value, Failure>
+    @usableFromInline let lifetime: CompositeDisposable
+    @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline weak let core: SubjectCore<Value, Failure>?
+
+    @inlinable
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, core: SubjectCore<Value, Failure>) {
+        self.sink = sink
+        self.lifetime = lifetime
+        self.core = core
+    }
+
+    @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    /// Called by the owner after the terminal event: ends the whole subscription.
+    @usableFromInline
+    func finish() {
+        disposed.store(true, ordering: .releasing)
+        lifetime.dispose()
+    }
+
+    @usableFromInline
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        guard let core else { return }
+        core.gate.submit(.remove(self)) { core.perform($0) }
+        core.gate.waitForOwner()
+    }
+}
