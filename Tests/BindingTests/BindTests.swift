@@ -1,0 +1,113 @@
+import Binding
+import XCTest
+
+private final class Screen: BindingTarget {
+    var title = "" {
+        didSet { titles.append(title) }
+    }
+    var titles: [String] = []
+    var subtitle: String?
+    var count = -1
+}
+
+final class BindTests: XCTestCase {
+    func testBindSetsThePropertyToEveryValue() throws {
+        let scheduler = TestScheduler()
+        let titles = try scheduler.hot("-a-b--c")
+        let screen = Screen()
+        screen.bind(\.title, to: titles)
+        scheduler.advance(by: .seconds(3))
+        XCTAssertEqual(screen.title, "b")
+        scheduler.run()
+        XCTAssertEqual(screen.titles, ["a", "b", "c"])
+    }
+
+    func testBindingEndsWhenTheSignalCompletes() throws {
+        let scheduler = TestScheduler()
+        let titles = try scheduler.hot("-a-|")
+        let screen = Screen()
+        let binding = screen.bind(\.title, to: titles)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertFalse(binding.isDisposed)
+        scheduler.run()
+        XCTAssertTrue(binding.isDisposed)
+        XCTAssertEqual(titles.subscriptions, [TestSubscription(subscribed: .zero, ended: .seconds(3))])
+        XCTAssertEqual(screen.title, "a")
+    }
+
+    func testDisposingTheBindingStopsIt() {
+        let titles = Subject<String, Never>()
+        let screen = Screen()
+        let binding = screen.bind(\.title, to: titles)
+        titles.send("a")
+        binding.dispose()
+        titles.send("b")
+        XCTAssertEqual(screen.titles, ["a"])
+    }
+
+    func testBindingDoesNotKeepTheTargetAliveAndEndsOnTheNextValue() throws {
+        let scheduler = TestScheduler()
+        let titles = try scheduler.hot("-a--b-c")
+        var screen: Screen? = Screen()
+        weak let weakScreen = screen
+        let binding = screen!.bind(\.title, to: titles)
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(screen?.title, "a")
+        screen = nil
+        XCTAssertNil(weakScreen, "the binding holds its target weakly")
+        scheduler.run()
+        XCTAssertTrue(binding.isDisposed)
+        XCTAssertEqual(titles.subscriptions, [TestSubscription(subscribed: .zero, ended: .seconds(4))])
+    }
+
+    func testOptionalPropertyBindsToNonOptionalValues() {
+        let screen = Screen()
+        screen.bind(\.subtitle, to: Signal(value: "hello"))
+        XCTAssertEqual(screen.subtitle, "hello")
+    }
+
+    func testNilValueIsWrittenWhenTheSignalSendsNil() {
+        let counts = Subject<Int?, Never>()
+        let screen = Screen()
+        screen.bind(\.count, to: counts, nilValue: 0)
+        counts.send(3)
+        XCTAssertEqual(screen.count, 3)
+        counts.send(nil)
+        XCTAssertEqual(screen.count, 0)
+    }
+
+    func testArrowOperatorBindsASlot() throws {
+        let scheduler = TestScheduler()
+        let screen = Screen()
+        let binding = screen[\.title] <~ (try scheduler.hot("-x-y|"))
+        screen[\.subtitle] <~ Signal(value: "sub")
+        scheduler.run()
+        XCTAssertEqual(screen.titles, ["x", "y"])
+        XCTAssertEqual(screen.subtitle, "sub")
+        XCTAssertTrue(binding.isDisposed)
+    }
+
+    func testSlotDoesNotKeepItsTargetAlive() {
+        var screen: Screen? = Screen()
+        let slot = screen![\.title]
+        screen = nil
+        XCTAssertNil(slot.target)
+        let binding = slot <~ Signal(value: "late")
+        XCTAssertTrue(binding.isDisposed)
+    }
+
+    func testBindingReleasesItsSourceClosuresWhenItEnds() {
+        final class Probe: Sendable {}
+        var probe: Probe? = Probe()
+        weak let weakProbe = probe
+        let titles = Subject<String, Never>()
+        let screen = Screen()
+        let captured = probe!
+        let binding = screen.bind(\.title, to: titles.map { value in withExtendedLifetime(captured) { value } })
+        probe = nil
+        _ = consume captured
+        XCTAssertNotNil(weakProbe)
+        binding.dispose()
+        XCTAssertNil(weakProbe)
+    }
+}
