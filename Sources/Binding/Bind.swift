@@ -27,6 +27,23 @@ extension BindingTarget {
         startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value }
     }
 
+    /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
+    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)``.
+    ///
+    /// ```swift
+    /// resultsView.bind(\.rows, to: viewModel.results, on: uiScheduler)
+    /// ```
+    @discardableResult
+    public func bind<Value: Sendable>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+        to source: some SignalConvertible<Value, Never>,
+        on scheduler: some Scheduler
+    ) -> any Disposable {
+        startBinding(self, delivered(source.signal, on: scheduler)) { target, value in
+            target[keyPath: keyPath] = value
+        }
+    }
+
     /// Binds an optional property to a signal of non-optional values.
     ///
     /// ```swift
@@ -141,6 +158,16 @@ func startBinding<Target: AnyObject, Value>(
             },
             completed: { binding.dispose() }))
     return binding
+}
+
+/// `source`, its events delivered on `scheduler` in order.
+func delivered<Value: Sendable>(_ source: Signal<Value, Never>, on scheduler: some Scheduler) -> Signal<Value, Never> {
+    // TEMPORARY: becomes `source.deliver(on: scheduler)` once the threading operators are on main.
+    Signal { observer in
+        source.subscribe(
+            next: { value in scheduler.schedule { observer.send(value) } },
+            completed: { scheduler.schedule { observer.sendCompleted() } })
+    }
 }
 
 /// The signal that completes when `target` is deallocated, for targets that have one.

@@ -111,3 +111,40 @@ final class BindTests: XCTestCase {
         XCTAssertNil(weakProbe)
     }
 }
+
+final class BindOnSchedulerTests: XCTestCase {
+    func testValuesAreSetWhenTheSchedulerRuns() {
+        let scheduler = TestScheduler()
+        let titles = Subject<String, Never>()
+        let screen = Screen()
+        let binding = screen.bind(\.title, to: titles, on: scheduler)
+        titles.send("a")
+        titles.send("b")
+        XCTAssertEqual(screen.titles, [], "nothing is set until the scheduler runs")
+        scheduler.advance()
+        XCTAssertEqual(screen.titles, ["a", "b"])
+        titles.sendCompleted()
+        scheduler.advance()
+        XCTAssertTrue(binding.isDisposed)
+    }
+
+    func testValuesAreSetOnTheQueue() {
+        final class Widget: BindingTarget {
+            let queue: QueueScheduler
+            var setOnQueue: [Bool] = []
+            var title = "" {
+                didSet { setOnQueue.append(queue.isCurrent) }
+            }
+            init(queue: QueueScheduler) { self.queue = queue }
+        }
+        let queue = QueueScheduler(name: "ui")
+        let titles = Subject<String, Never>()
+        let widget = Widget(queue: queue)
+        widget.bind(\.title, to: titles, on: queue)
+        titles.send("a")
+        titles.send("b")
+        let (title, setOnQueue) = queue.queue.sync { (widget.title, widget.setOnQueue) }
+        XCTAssertEqual(title, "b")
+        XCTAssertEqual(setOnQueue, [true, true])
+    }
+}
