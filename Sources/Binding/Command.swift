@@ -118,9 +118,8 @@ public final class Command<Input, Output, Failure: Error> {
                 return
             }
             // Stop counting the execution first, so its subscribers see the command idle (RAC).
-            let ended = state.end(id)
+            guard let ended = state.end(id) else { return }  // cancelled meanwhile: `cancel()` ends it
             replay.send(event: event)
-            guard let ended else { return }  // cancelled meanwhile: already reported
             if case .error(let failure) = event { outputs.post(.error(failure)) }
             outputs.post(.state(ended))
         }
