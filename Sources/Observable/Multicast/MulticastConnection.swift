@@ -87,6 +87,8 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// let b = shared.subscribe(next: { print("B", $0) })
     /// a.dispose(); b.dispose()                              // disconnects
     /// ```
+    /// Marble: source `-1-2-3-4-`; A subscribes at 1, B at 2, both leave after 3 →
+    /// A `-1-2-3|`, B `---2-3|` (disposed), source subscribed from 1 to 3 only.
     public func autoconnect() -> Signal<Value, Failure> {
         let subscribers = SubscriberCount()
         let connection = self.connection

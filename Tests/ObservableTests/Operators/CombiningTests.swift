@@ -246,6 +246,27 @@ final class CombiningTests: XCTestCase {
         XCTAssertEqual(terminal.events, [.completed])
     }
 
+    func testMergeDoesNotAccumulateFinishedInputs() {
+        let live = Subject<Int, Never>()
+        let finished = (0..<100).map { Signal<Int, Never>(value: $0) }
+        let events = EventLog<Int, Never>()
+        let subscription = Signal.merge([live.signal] + finished).record(into: events)
+        XCTAssertEqual(events.values, Array(0..<100))
+        // The subscription's lifetime holds the mailbox and the live input only.
+        XCTAssertEqual((subscription as? CompositeDisposable)?.count, 2)
+        live.send(100)
+        XCTAssertEqual(events.values.last, 100)
+    }
+
+    func testConcatReleasesTheFirstInputsLifetimeWhenItCompletes() {
+        let first = Subject<Int, Never>()
+        let second = Subject<Int, Never>()
+        let subscription = first.concat(second).subscribe()
+        first.sendCompleted()
+        // Only the second signal's subscription remains.
+        XCTAssertEqual((subscription as? CompositeDisposable)?.count, 1)
+    }
+
     // MARK: startWith
 
     func testStartWithSendsTheValueBeforeTheSignal() {
@@ -332,6 +353,20 @@ final class CombiningTests: XCTestCase {
         subscription.dispose()
         XCTAssertEqual(source.disposals, 1)
         XCTAssertEqual(other.disposals, 1)
+    }
+
+    func testWithLatestFromReleasesClosuresWhenTheSourceCompletes() {
+        weak var weakTracked: Tracked?
+        let source = Subject<Int, Never>()
+        let other = BehaviorSubject<Int, Never>(value: 1)
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            source.withLatestFrom(other).map { $0 + $1 + tracked.id }.subscribe()
+        }
+        XCTAssertNotNil(weakTracked)
+        source.sendCompleted()
+        XCTAssertNil(weakTracked)
     }
 
     // MARK: combinePrevious
@@ -444,5 +479,19 @@ final class CombiningTests: XCTestCase {
         position.send(3)
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(events.values, [2, 2, 3])
+    }
+
+    func testSampleReleasesClosuresWhenTheSamplerCompletes() {
+        weak var weakTracked: Tracked?
+        let source = Subject<Int, Never>()
+        let sampler = Subject<Void, Never>()
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            source.sample(on: sampler).subscribe(next: { _ in _ = tracked })
+        }
+        XCTAssertNotNil(weakTracked)
+        sampler.sendCompleted()
+        XCTAssertNil(weakTracked)
     }
 }
