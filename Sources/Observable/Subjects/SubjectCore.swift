@@ -73,6 +73,7 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
                 entries.remove(at: index)
             }
         case .shutdown:
+            if terminal != nil { return }
             isShutDown = true
             let snapshot = entries
             entries = []
@@ -118,10 +119,6 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func add(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.load(ordering: .relaxed) { return }
-        if isShutDown {
-            entry.finish()
-            return
-        }
         if capacity > 0 {
             // Replay; values sent meanwhile (even by these callbacks) queue behind this operation.
             var index = bufferStart
@@ -138,6 +135,11 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
             return
         }
         if entry.disposed.load(ordering: .relaxed) { return }
+        if isShutDown {
+            // The subject is gone and nothing more can come: end quietly after the replay.
+            entry.finish()
+            return
+        }
         entries.append(entry)
     }
 }
