@@ -39,7 +39,7 @@ extension BindingTarget {
         to source: some SignalConvertible<Value, Never>,
         on scheduler: some Scheduler
     ) -> any Disposable {
-        startBinding(self, delivered(source.signal, on: scheduler)) { target, value in
+        startBinding(self, source.deliver(on: scheduler)) { target, value in
             target[keyPath: keyPath] = value
         }
     }
@@ -158,16 +158,6 @@ func startBinding<Target: AnyObject, Value>(
             },
             completed: { binding.dispose() }))
     return binding
-}
-
-/// `source`, its events delivered on `scheduler` in order.
-func delivered<Value: Sendable>(_ source: Signal<Value, Never>, on scheduler: some Scheduler) -> Signal<Value, Never> {
-    // TEMPORARY: becomes `source.deliver(on: scheduler)` once the threading operators are on main.
-    Signal { observer in
-        source.subscribe(
-            next: { value in scheduler.schedule { observer.send(value) } },
-            completed: { scheduler.schedule { observer.sendCompleted() } })
-    }
 }
 
 /// The signal that completes when `target` is deallocated, for targets that have one.
