@@ -40,23 +40,6 @@ private func assertDisposesSource<Output: SignalConvertible>(
     XCTAssertEqual(disposed.value, 1, file: file, line: line)
 }
 
-/// A source that counts its subscriptions and disposals and exposes its observer.
-private final class ProbeSource: @unchecked Sendable {
-    let subscriptions = Counter()
-    let disposals = Counter()
-    private let lock = NSLock()
-    private var current: Observer<Int, TestError>?
-    var observer: Observer<Int, TestError>? { lock.withLock { current } }
-
-    var signal: Signal<Int, TestError> {
-        Signal { observer in
-            self.subscriptions.increment()
-            self.lock.withLock { self.current = observer }
-            return AnyDisposable { self.disposals.increment() }
-        }
-    }
-}
-
 final class FilteringTests: XCTestCase {
     // MARK: ignore / ignoreValues
 

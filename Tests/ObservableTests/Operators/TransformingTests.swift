@@ -281,14 +281,3 @@ final class TransformingTests: XCTestCase {
         XCTAssertEqual(disposed.value, 1)
     }
 }
-
-final class EventObserverHolder<Value>: @unchecked Sendable {
-    var observer: Observer<Value, Never>?
-}
-
-/// Keeps observers alive (an observer nobody holds ends its subscription).
-final class ObserverKeeper: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: [AnyObject] = []
-    func keep(_ observer: AnyObject) { lock.withLock { kept.append(observer) } }
-}
