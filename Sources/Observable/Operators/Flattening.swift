@@ -67,7 +67,7 @@ extension SignalConvertible {
         return Signal(unsafeStart: { sink, lifetime in
             let coordinator = FlattenCoordinator<Value, Inner>(
                 strategy: strategy, sink: sink, lifetime: lifetime, transform: transform)
-            let mailbox = coordinator.mailbox!
+            let mailbox = coordinator.mailbox
             let outerLifetime = CompositeDisposable()
             guard let outerKey = lifetime.add(outerLifetime) else { return }
             upstream.start(
@@ -161,7 +161,7 @@ enum FlattenStrategy: Sendable {
 final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable, @unchecked Sendable {
     // Safety: the variables are touched only by the thread that owns the mailbox's gate (the
     // handler, and inner sinks that checked ownership first), or by `dispose()` once the mailbox
-    // is closed and its last handler has returned; `mailbox` is set once in `init`.
+    // is closed and its last handler has returned.
     @usableFromInline typealias Value = Inner.Value
     @usableFromInline typealias Failure = Inner.Failure
 
@@ -175,7 +175,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let transform: (OuterValue) -> Inner
-    @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox<Input>!
+    @usableFromInline let mailbox: Mailbox<Input>
 
     /// The result has sent its terminal event.
     @exclusivity(unchecked) @usableFromInline var done = false
@@ -192,7 +192,6 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     @exclusivity(unchecked) @usableFromInline var startingQueued = false
     /// The inner signal being started right now (its synchronous events are handled inline).
     @exclusivity(unchecked) @usableFromInline var startingID: UInt64?
-    @exclusivity(unchecked) @usableFromInline var startingLifetime: CompositeDisposable?
 
     @inlinable
     init(
@@ -203,9 +202,13 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         self.sink = sink
         self.lifetime = lifetime
         self.transform = transform
-        // The cycle coordinator → mailbox → handler → coordinator ends when the lifetime is
-        // disposed: the mailbox then drops its handler.
-        self.mailbox = Mailbox(lifetime: lifetime) { input in self.handle(input) }
+        // The handler reaches the coordinator through a box filled in below (the mailbox is a
+        // constant of the coordinator, created before `self` is available). The cycle
+        // coordinator → mailbox → handler → box → coordinator ends when the lifetime is disposed:
+        // the mailbox then drops its handler.
+        let box = FlattenCoordinatorBox<OuterValue, Inner>()
+        self.mailbox = Mailbox(lifetime: lifetime) { input in box.coordinator?.handle(input) }
+        box.coordinator = self
         lifetime.add(self)
     }
 
@@ -325,7 +328,6 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     /// Subscribes to `inner` in a new child lifetime held by the coordinator.
     @inlinable
     func startInner(_ inner: Inner) {
-        let mailbox = self.mailbox!
         if mailbox.closed.load(ordering: .relaxed) { return }
         let id = nextID
         nextID &+= 1
@@ -338,22 +340,39 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
             currentLifetime = child
         }
         startingID = id
-        startingLifetime = child
         inner.signal.start(
             Sink { event in
-                if mailbox.gate.isOwnedByCurrentThread && self.startingID == id {
+                if self.mailbox.gate.isOwnedByCurrentThread && self.startingID == id {
                     // Sent synchronously while starting: handle it inline (see the type's notes).
-                    if mailbox.closed.load(ordering: .relaxed) {
+                    if self.mailbox.closed.load(ordering: .relaxed) {
                         // Disposed from another thread, which waits for this handler: stop the source.
-                        self.startingLifetime?.dispose()
+                        self.disposeStartingInner(id)
                         return
                     }
                     self.handle(.inner(id, event))
                 } else {
-                    mailbox.post(.inner(id, event))
+                    self.mailbox.post(.inner(id, event))
                 }
             }, in: child)
         startingID = nil
-        startingLifetime = nil
     }
+
+    /// Disposes the lifetime of the inner signal being started (rare: see `startInner`).
+    @usableFromInline
+    func disposeStartingInner(_ id: UInt64) {
+        switch strategy {
+        case .merge: active[id]?.dispose()
+        case .latest, .concat: if currentID == id { currentLifetime?.dispose() }
+        }
+    }
+}
+
+/// Lets a ``FlattenCoordinator``'s mailbox handler reach the coordinator, which does not exist yet
+/// when the mailbox is created. Written once, before anything is posted.
+@usableFromInline
+final class FlattenCoordinatorBox<OuterValue, Inner: SignalConvertible> {
+    @usableFromInline var coordinator: FlattenCoordinator<OuterValue, Inner>?
+
+    @inlinable
+    init() {}
 }

@@ -171,7 +171,11 @@ final class FlatteningConcurrencyTests: XCTestCase {
             if count.value == 5_000 { enough.signal() }
             overlap.leave()
         })
-        for tag in 0..<4 { outer.send(tag) }
+        // Whichever thread owns the flatMap's mailbox drains what the producers post for as long
+        // as they post, so the outer values are sent from a background thread, not this one.
+        DispatchQueue.global().async {
+            for tag in 0..<4 { outer.send(tag) }
+        }
         enough.wait()
         subscription.dispose()
         disposed.dispose()
