@@ -9,7 +9,7 @@ extension SignalConvertible {
     /// ```swift
     /// let safe: Signal<Data, Never> = download.catch { _ in Signal(value: cachedData) }
     /// ```
-    /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2-9-|`
+    /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2--9-|`
     @inlinable
     public func `catch`<Replacement: SignalConvertible>(
         _ handler: @escaping (Failure) -> Replacement
@@ -44,7 +44,7 @@ extension SignalConvertible {
     /// ```swift
     /// connection.retry()   // reconnects after every failure
     /// ```
-    /// Marble: `-1-X` (then `-2-|`) → `-1-2-|`
+    /// Marble: `-1-X` (then `-2-|`) → `-1--2-|`
     @inlinable
     public func retry() -> Signal<Value, Failure> {
         retrying(maximumRetries: nil)
@@ -59,7 +59,7 @@ extension SignalConvertible {
     /// ```swift
     /// fetch.retry(2)   // up to three attempts
     /// ```
-    /// Marble: `-1-X` (then `-2-X`, then `-3-|`) → `-1-2-3-|`  (retry(2))
+    /// Marble: `-1-X` (then `-2-X`, then `-3-|`) → `-1--2--3-|`  (retry(2))
     @inlinable
     public func retry(_ count: Int) -> Signal<Value, Failure> {
         retrying(maximumRetries: Swift.max(count, 0))

@@ -15,7 +15,7 @@ extension SignalConvertible {
     /// ```swift
     /// userIDs.flatMap { id in api.fetchUser(id) }   // every user, in arrival order
     /// ```
-    /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--32-4-|`
+    /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--23-4-|`
     @inlinable
     public func flatMap<Inner: SignalConvertible>(
         _ transform: @escaping (Value) -> Inner
@@ -33,7 +33,7 @@ extension SignalConvertible {
     /// ```swift
     /// searchText.promoteError(SearchError.self).flatMapLatest { text in api.search(text) }
     /// ```
-    /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--3-4-|`
+    /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
     public func flatMapLatest<Inner: SignalConvertible>(
         _ transform: @escaping (Value) -> Inner
@@ -89,7 +89,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// let requests = Subject<Signal<Int, Never>, Never>()
     /// requests.flatten().subscribe(next: { print($0) })
     /// ```
-    /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--32-4-|`
+    /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--23-4-|`
     @inlinable
     public func flatten() -> Signal<Value.Value, Failure> {
         flattened(.merge) { $0 }
@@ -105,7 +105,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// let pages = Subject<Signal<Page, LoadError>, LoadError>()
     /// pages.switchToLatest().subscribe(next: show)   // only the latest page load is shown
     /// ```
-    /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--3-4-|`
+    /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
     public func switchToLatest() -> Signal<Value.Value, Failure> {
         flattened(.latest) { $0 }

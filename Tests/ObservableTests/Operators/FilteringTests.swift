@@ -398,6 +398,13 @@ final class FilteringTests: XCTestCase {
         XCTAssertEqual(trigger.disposals.value, 1)
     }
 
+    func testTakeUntilOfASynchronousInfiniteSourceEndsWithADownstreamTake() {
+        let trigger = Subject<Void, Never>()
+        let log = EventLog<Int, Never>()
+        Signal<Int, Never>(values: 1...).take(until: trigger).take(3).record(into: log)
+        XCTAssertEqual(log.events, [.next(1), .next(2), .next(3), .completed])
+    }
+
     func testTakeUntilReleasesCapturedObjects() {
         let trigger = Subject<Int, Never>()
         assertReleasesCapture(ending: .complete) { tracked, s in
