@@ -126,9 +126,7 @@ public final class Command<Input, Output, Failure: Error> {
         if !state.attach(subscription, to: id) {
             subscription.dispose()  // cancelled while the work was starting
         }
-        return Signal { observer in
-            replay.subscribeEvents { event in observer.send(event: event.mapError(CommandError.failed)) }
-        }
+        return replay.signal.mapError(CommandError.failed)
     }
 
     /// Cancels every execution in flight (an addition to RAC): disposes its work — for the `async`
@@ -207,14 +205,7 @@ public final class Command<Input, Output, Failure: Error> {
     public var isEnabled: Bool { state.isEnabled }
 
     private static func withoutFailure(_ replay: ReplaySubject<Output, Failure>) -> Signal<Output, Never> {
-        Signal { observer in
-            replay.subscribeEvents { event in
-                switch event {
-                case .next(let value): observer.send(value)
-                case .error, .completed: observer.sendCompleted()
-                }
-            }
-        }
+        replay.signal.catch { _ in Signal<Output, Never>.empty }
     }
 }
 
