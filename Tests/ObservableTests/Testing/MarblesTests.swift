@@ -93,6 +93,14 @@ final class MarblesTests: XCTestCase {
         XCTAssertEqual(text.subscriptions[0].description, "subscribed @ 0.0 seconds, still alive")
     }
 
+    func testHotSignalStaysAliveWhileSubscribedEvenWhenTheTestDropsIt() throws {
+        let scheduler = TestScheduler()
+        let recorder = try scheduler.hot("-a---b").map { $0.uppercased() }.record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.values, ["A", "B"])
+        XCTAssertFalse(recorder.isDisposed, "an unterminated hot diagram does not end its subscribers")
+    }
+
     func testGroupSendsItsEventsInOneFrameAndKeepsItsWidth() throws {
         let scheduler = TestScheduler()
         let recorder = try scheduler.hot("-(ab)-|").record(on: scheduler)
