@@ -2,12 +2,14 @@ import Dispatch
 import Observable
 
 extension Signal where Value == UnixSignal, Failure == BridgeError {
-    /// Sends each of `signals` the process receives, through Dispatch signal sources.
+    /// Sends each of `signals` the process receives.
     ///
     /// While subscribed, the bridge owns the signals' disposition (the default action, e.g. terminating
-    /// on `SIGINT`, does not happen); when the last subscription to a signal ends, the disposition it had
-    /// before is restored. No signal sent after `subscribe` returns is lost. Values arrive on a private
-    /// queue; a burst of the same signal may be merged by the kernel into one.
+    /// on `SIGINT`, does not happen): its handler writes the signal number into a pipe that a Dispatch read
+    /// source drains. When the last subscription to a signal ends, the disposition it had before is
+    /// restored. No signal sent after `subscribe` returns is lost. Values arrive on a private queue; a burst
+    /// of the same signal may be merged by the kernel into one. The first subscription creates one pipe
+    /// (two descriptors) that the process keeps.
     ///
     /// Bad input is an error event, never a crash: a number that is not a signal gives
     /// ``BridgeError/invalidSignalNumber(_:)``; `SIGKILL`, `SIGSTOP` and the synchronous fault signals give
@@ -42,32 +44,12 @@ extension Signal where Value == UnixSignal, Failure == BridgeError {
                 }
                 unique.append(signal)
             }
-            var acquired: [UnixSignal] = []
-            for signal in unique {
-                if let code = SignalDispositions.shared.acquire(signal) {
-                    for held in acquired { SignalDispositions.shared.release(held) }
-                    observer.sendError(.systemCallFailed(call: "sigaction(\(signal))", errno: code))
-                    return nil
-                }
-                acquired.append(signal)
+            let subscription = SignalRouter.Subscription(signals: unique, observer: observer)
+            if let (signal, code) = SignalRouter.shared.add(subscription) {
+                observer.sendError(.systemCallFailed(call: "sigaction(\(signal))", errno: code))
+                return nil
             }
-            let group = SourceGroup(label: "tether.unix-signals")
-            for signal in unique {
-                let source = DispatchSource.makeSignalSource(signal: signal.rawValue, queue: group.queue)
-                // The source is only touched from its own handler, on its queue.
-                let handle = BridgeUnchecked(source)
-                source.setEventHandler {
-                    let count = max(1, Int(handle.value.data))
-                    for _ in 0..<count { observer.send(signal) }
-                }
-                group.add(source)
-            }
-            group.activate()
-            let held = unique
-            return AnyDisposable {
-                group.dispose()
-                for signal in held { SignalDispositions.shared.release(signal) }
-            }
+            return AnyDisposable { SignalRouter.shared.remove(subscription) }
         }
     }
 }
