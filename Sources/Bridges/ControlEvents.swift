@@ -11,6 +11,10 @@
 /// ```
 public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// The bits of the set.
+    ///
+    /// ```swift
+    /// ControlEvents.valueChanged.rawValue   // 4096
+    /// ```
     public let rawValue: UInt32
 
     /// Creates a set from its bits.

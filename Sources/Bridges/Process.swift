@@ -12,8 +12,18 @@ import Observable
 /// ```
 public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {
     /// The process called `exit` with this status.
+    ///
+    /// ```swift
+    /// // /bin/sh -c 'exit 3'
+    /// ProcessExit.exited(3)
+    /// ```
     case exited(Int32)
     /// The process was terminated by this signal.
+    ///
+    /// ```swift
+    /// // /bin/sh -c 'kill -TERM $$'
+    /// ProcessExit.signaled(.terminate)
+    /// ```
     case signaled(UnixSignal)
 
     /// `exited(3)` or `signaled(SIGTERM)`.

@@ -13,7 +13,7 @@ import Observable
 /// ```swift
 /// struct Login: Sendable { let user: String }
 /// enum AppNotifications {
-///     static let didLogIn = TypedNotification<Login>("AppDidLogIn")
+///     static let didLogIn = TypedNotification<Login>(Notification.Name("AppDidLogIn"))
 /// }
 ///
 /// center.signal(for: AppNotifications.didLogIn)
@@ -23,6 +23,10 @@ import Observable
 /// ```
 public struct TypedNotification<Payload>: Sendable {
     /// The notification's name.
+    ///
+    /// ```swift
+    /// center.post(name: progress.name, object: nil)   // what a poster without Tether sends
+    /// ```
     public let name: Notification.Name
     let encode: @Sendable (Payload) -> [AnyHashable: Any]?
     let decode: @Sendable ([AnyHashable: Any]?) throws -> Payload
@@ -30,7 +34,7 @@ public struct TypedNotification<Payload>: Sendable {
     /// Declares `name` with a payload carried as one `userInfo` value under a Tether key.
     ///
     /// ```swift
-    /// let progress = TypedNotification<Double>("DownloadProgress")
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// ```
     public init(_ name: Notification.Name) {
         self.init(name, key: TypedNotificationKey.payload)
@@ -40,7 +44,7 @@ public struct TypedNotification<Payload>: Sendable {
     /// code posts as `userInfo: [key: value]`.
     ///
     /// ```swift
-    /// let volume = TypedNotification<Int>("VolumeChanged", key: "level")
+    /// let volume = TypedNotification<Int>(Notification.Name("VolumeChanged"), key: "level")
     /// center.post(name: .init("VolumeChanged"), object: nil, userInfo: ["level": 7])
     /// // observed as 7
     /// ```
@@ -66,7 +70,7 @@ public struct TypedNotification<Payload>: Sendable {
     ///
     /// ```swift
     /// let resized = TypedNotification<(width: Int, height: Int)>(
-    ///     "WindowResized",
+    ///     Notification.Name("WindowResized"),
     ///     encode: { ["w": $0.width, "h": $0.height] },
     ///     decode: { info in
     ///         guard let w = info?["w"] as? Int, let h = info?["h"] as? Int else { throw SizeMissing() }
@@ -99,7 +103,7 @@ extension TypedNotification where Payload == Void {
     /// Declares a notification without payload: `userInfo` is neither written nor read.
     ///
     /// ```swift
-    /// let didLogOut = TypedNotification<Void>("AppDidLogOut")
+    /// let didLogOut = TypedNotification<Void>(Notification.Name("AppDidLogOut"))
     /// center.post(didLogOut)
     /// ```
     public init(_ name: Notification.Name) {
@@ -114,8 +118,16 @@ extension TypedNotification where Payload == Void {
 /// ```
 public enum MalformedNotificationPolicy: Sendable {
     /// Send ``BridgeError/malformedNotification(name:reason:)`` and end the subscription (the default).
+    ///
+    /// ```swift
+    /// center.signal(for: progress, malformed: .fail)
+    /// ```
     case fail
     /// Ignore the notification and keep observing.
+    ///
+    /// ```swift
+    /// center.signal(for: progress, malformed: .skip)
+    /// ```
     case skip
 }
 

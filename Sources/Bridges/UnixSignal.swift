@@ -18,6 +18,10 @@
 /// ```
 public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The signal number, e.g. `SIGINT`.
+    ///
+    /// ```swift
+    /// UnixSignal.interrupt.rawValue == SIGINT   // true
+    /// ```
     public let rawValue: Int32
 
     /// Wraps a signal number (validated when observed).

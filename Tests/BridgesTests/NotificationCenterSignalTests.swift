@@ -67,8 +67,9 @@ final class NotificationCenterSignalTests: XCTestCase {
         XCTAssertTrue(subscription.isDisposed)
     }
 
-    func testDisposingTwiceDoesNotRemoveAnotherObserver() {
-        // On Linux a stale token can unregister a later observer: the bridge must remove exactly once.
+    func testDisposingASubscriptionAgainDoesNotRemoveAnotherObserver() {
+        // On Linux a stale token can unregister a later observer: the bridge must remove exactly once
+        // (white-box check of the removal itself: NotificationObservationTests).
         let center = NotificationCenter()
         let first = center.signal(for: ping).subscribe()
         first.dispose()
