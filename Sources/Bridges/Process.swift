@@ -45,7 +45,8 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
     /// Subscribing launches the process if it has not been launched yet (a launch failure is
     /// ``BridgeError/launchFailed(reason:)``); a running process is watched; a finished one reports at
     /// once. The bridge chains `terminationHandler`: a handler you set before subscribing still runs.
-    /// Set up the process (arguments, pipes) before subscribing.
+    /// Set up the process (arguments, pipes) before subscribing, and do not replace its
+    /// `terminationHandler` afterwards (that would silence the subscription).
     ///
     /// Disposing stops watching and leaves the child running; stop it with `process.terminate()`.
     /// (Foundation on Linux spawns children with the launching thread's signal mask, which on Dispatch
