@@ -69,8 +69,11 @@ final class MutablePropertyStorage<Value>: @unchecked Sendable {
         let me = currentThreadID
         checkNotModifying(me)
         lock.lock()
+        // The old value is released after the lock (its deinit is user code).
+        let oldValue = value
         value = newValue
         publish(newValue, me: me)
+        withExtendedLifetime(oldValue) {}
     }
 
     @inlinable

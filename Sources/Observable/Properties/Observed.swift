@@ -85,8 +85,12 @@ public struct Observed<Value> {
             // The box (owned by this storage) keeps the channel alive: no reference counting needed.
             channel._withUnsafeGuaranteedRef { channel in
                 if channel.willSetCount != 0 { channel.willSet() }
+                // Keep the old value alive until the observers have moved on: its deinit (which may
+                // end observations that read this property) must not run inside the store's access.
+                let oldValue = instance[keyPath: storageKeyPath].value
                 instance[keyPath: storageKeyPath].value = newValue
                 channel.didSet(newValue)
+                withExtendedLifetime(oldValue) {}
             }
         }
     }

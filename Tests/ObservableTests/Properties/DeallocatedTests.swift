@@ -1,0 +1,88 @@
+import Foundation
+import Observable
+import XCTest
+
+final class DeallocatedTests: XCTestCase {
+    func testDeallocatedCompletesWhenTheObjectDeinitializesWithoutAnyValue() {
+        var counter: Counter2? = Counter2()
+        let log = EventLog<Void, Never>()
+        counter!.deallocated.record(into: log)
+        XCTAssertEqual(log.count, 0)
+        counter = nil
+        XCTAssertEqual(log.count, 1)
+        XCTAssertTrue(log.events.first?.isTerminal ?? false)
+        XCTAssertTrue(log.values.isEmpty)
+    }
+
+    func testDeallocatedWorksWhenAPropertyIsAlreadyObserved() {
+        var counter: Counter2? = Counter2()
+        let values = EventLog<String, Never>()
+        counter!.observe(\.label).record(into: values)
+        let completed = Counter()
+        counter!.deallocated.subscribe(completed: { completed.increment() })
+        counter = nil
+        XCTAssertEqual(completed.value, 1)
+        XCTAssertEqual(values.events.last?.isTerminal, true)
+    }
+
+    func testDeallocatedDoesNotKeepTheObjectAlive() {
+        var counter: Counter2? = Counter2()
+        weak let weakCounter = counter
+        let subscription = counter!.deallocated.subscribe()
+        counter = nil
+        XCTAssertNil(weakCounter)
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testSubscribingAfterTheObjectIsGoneCompletesAtOnce() {
+        var counter: Counter2? = Counter2()
+        let signal = counter!.deallocated
+        counter = nil
+        let completed = Counter()
+        signal.subscribe(completed: { completed.increment() })
+        XCTAssertEqual(completed.value, 1)
+    }
+
+    func testDeallocatedSeesAnInheritedObservedProperty() {
+        var object: OnlyInherits? = OnlyInherits()
+        let completed = Counter()
+        object!.deallocated.subscribe(completed: { completed.increment() })
+        object = nil
+        XCTAssertEqual(completed.value, 1)
+    }
+
+    func testDisposingDeallocatedReleasesItsObserver() {
+        let counter = Counter2()
+        var captured: Tracked? = Tracked()
+        weak let weakCaptured = captured
+        let subscription = counter.deallocated.subscribe(completed: { [captured] in _ = captured })
+        captured = nil
+        XCTAssertNotNil(weakCaptured)
+        subscription.dispose()
+        XCTAssertNil(weakCaptured)
+    }
+
+    func testClassWithoutObservedPropertyWarnsAndNeverCompletes() {
+        let recorder = WarningRecorder()
+        defer { recorder.stop() }
+        var bare: Bare? = Bare()
+        let completed = Counter()
+        bare!.deallocated.subscribe(completed: { completed.increment() })
+        XCTAssertEqual(recorder.warnings.map(\.kind), [.noLifetimeStorage])
+        XCTAssertTrue(recorder.warnings.first?.message.contains("Bare") ?? false)
+        bare = nil
+        XCTAssertEqual(completed.value, 0)
+    }
+
+    func testAVoidObservedPropertyIsEnoughLifetimeStorage() {
+        var holder: PlainHolder? = PlainHolder()
+        let completed = Counter()
+        holder!.deallocated.subscribe(completed: { completed.increment() })
+        holder = nil
+        XCTAssertEqual(completed.value, 1)
+    }
+}
+
+final class OnlyInherits: BaseObservable {
+    var extra = 0
+}
