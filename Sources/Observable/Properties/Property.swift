@@ -78,7 +78,7 @@ extension Property {
     ) -> Property where Value == (A.Value, B.Value) {
         Property(
             read: { (a.value, b.value) },
-            signal: { combineLatestOfProperties(a.signal, b.signal) })
+            signal: { Signal.combineLatest(a.signal, b.signal) })
     }
 
     /// A property whose value is the triple of the current values of `a`, `b` and `c`.
@@ -92,9 +92,6 @@ extension Property {
     ) -> Property where Value == (A.Value, B.Value, C.Value) {
         Property(
             read: { (a.value, b.value, c.value) },
-            signal: {
-                combineLatestOfProperties(combineLatestOfProperties(a.signal, b.signal), c.signal)
-                    .map { ($0.0, $0.1, $1) }
-            })
+            signal: { Signal.combineLatest(a.signal, b.signal, c.signal) })
     }
 }

@@ -157,18 +157,29 @@ final class KeyPathObservationTests: XCTestCase {
     }
 
     func testLoginFormValidityFromTheSeedsViewModel() {
-        // The seeds' view model: `combineLatest(RACObserve(account, name), RACObserve(account, pwd))`.
-        // Each input is tested here; `Signal.combineLatest` itself lives with the operators.
-        let model = LoginViewModel()
-        let names = EventLog<String, Never>()
-        let passwords = EventLog<String, Never>()
-        model.observe(\.account.name).record(into: names)
-        model.observe(\.account.password).record(into: passwords)
-        model.account.name = "ann"
-        model.account.password = "secret"
-        model.account = Account(name: "bob", password: "")
-        XCTAssertEqual(names.values, ["", "ann", "bob"])
-        XCTAssertEqual(passwords.values, ["", "secret", ""])
+        // The seeds' `[RACSignal combineLatest:@[RACObserve(self.account, account),
+        // RACObserve(self.account, pwd)] reduce:…]`, in Swift.
+        let vm = LoginViewModel()
+        let log = EventLog<Bool, Never>()
+        Signal.combineLatest(vm.observe(\.account.name), vm.observe(\.account.password))
+            .map { !$0.isEmpty && !$1.isEmpty }
+            .record(into: log)
+        vm.account.name = "ann"
+        vm.account.password = "secret"
+        vm.account = Account(name: "bob", password: "")
+        vm.account.password = "hunter2"
+        // Replacing the account updates each input in turn: (bob, secret) passes by before (bob, "").
+        XCTAssertEqual(log.values, [false, false, true, true, false, true])
+    }
+
+    func testLoginFormValidityCompletesWhenTheViewModelDeinitializes() {
+        var vm: LoginViewModel? = LoginViewModel()
+        let log = EventLog<Bool, Never>()
+        Signal.combineLatest(vm!.observe(\.account.name), vm!.observe(\.account.password))
+            .map { !$0.isEmpty && !$1.isEmpty }
+            .record(into: log)
+        vm = nil
+        XCTAssertEqual(log.events, [.next(false), .completed])
     }
 }
 
