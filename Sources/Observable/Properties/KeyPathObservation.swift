@@ -128,10 +128,13 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
                 next[id] = existing
                 continue
             }
+            // A dependency whose owner deinitializes is simply dropped: the set that released the owner
+            // (of a tracked link) triggers the re-evaluation. Re-evaluating here would read the key path
+            // from inside that set's access to its storage.
             next[id] = read.channel.addDependency(
                 willSet: wantsPrior ? { [self] in mailbox?.post(.prior) } : nil,
                 didSet: { [self] in mailbox?.post(.reevaluate) },
-                finish: { [self] in mailbox?.post(.reevaluate) })
+                finish: {})
         }
         lock.lock()
         let stale: [any Disposable]

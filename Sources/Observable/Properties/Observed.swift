@@ -93,6 +93,18 @@ public struct Observed<Value> {
                 withExtendedLifetime(oldValue) {}
             }
         }
+        // In-place mutation (`model.items.append(x)`): no copy of the value while nobody observes.
+        @inline(__always) _modify {
+            let channel = instance[keyPath: storageKeyPath].channel
+            if let channel {
+                channel._withUnsafeGuaranteedRef { if $0.willSetCount != 0 { $0.willSet() } }
+            }
+            yield &instance[keyPath: storageKeyPath].value
+            if let channel {
+                let newValue = instance[keyPath: storageKeyPath].value
+                channel._withUnsafeGuaranteedRef { $0.didSet(newValue) }
+            }
+        }
     }
 
     /// Tells the current thread's read tracker (if any) that this property was read.

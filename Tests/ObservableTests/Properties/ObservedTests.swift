@@ -189,6 +189,38 @@ final class ObservedTests: XCTestCase {
         XCTAssertEqual(log.values, ["", "ready"])
     }
 
+    func testInPlaceMutationSendsTheNewValueOnce() {
+        let roster = Roster()
+        let log = EventLog<[Int], Never>()
+        roster.observe(\.items).record(into: log)
+        roster.items.append(1)
+        roster.items[0] += 10
+        XCTAssertEqual(log.values, [[], [1], [11]])
+    }
+
+    func testInPlaceMutationSendsPriorChangeBeforeIt() {
+        let roster = Roster()
+        let log = EventLog<Change<[Int]>, Never>()
+        roster.valuesAndChanges(\.items, options: [.prior, .old, .new]).record(into: log)
+        roster.items.append(1)
+        XCTAssertEqual(
+            log.values,
+            [Change(oldValue: [], newValue: nil, isPrior: true), Change(oldValue: [], newValue: [1], isPrior: false)])
+    }
+
+    func testReplacingAnObservedElementInPlaceFollowsTheNewElement() {
+        // The old element deinitializes inside the mutation's access to `accounts`; the observation
+        // must not read `accounts` at that moment, only after the mutation.
+        let roster = Roster()
+        roster.accounts = [Account(name: "a")]
+        let log = EventLog<String?, Never>()
+        roster.observe(\.accounts.first?.name).record(into: log)
+        roster.accounts[0] = Account(name: "b")
+        roster.accounts[0].name = "c"
+        roster.accounts.removeAll()
+        XCTAssertEqual(log.values, ["a", "b", "c", nil])
+    }
+
     func testNothingIsSentAfterCompletion() {
         var counter: Counter2? = Counter2()
         let log = EventLog<Int, Never>()

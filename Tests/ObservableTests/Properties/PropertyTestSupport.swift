@@ -57,3 +57,8 @@ final class WarningRecorder: @unchecked Sendable {
         ObservationWarning.handler = previous
     }
 }
+
+final class Roster: KeyPathObservable {
+    @Observed var accounts: [Account] = []
+    @Observed var items: [Int] = []
+}
