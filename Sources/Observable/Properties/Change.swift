@@ -13,10 +13,22 @@
 /// ```
 public struct Change<Value> {
     /// The value before the change (with `.old`; `nil` for the initial change).
+    ///
+    /// ```swift
+    /// if let before = change.oldValue { print("was", before) }
+    /// ```
     public var oldValue: Value?
     /// The value after the change (with `.new`; `nil` in a prior change).
+    ///
+    /// ```swift
+    /// if let after = change.newValue { print("now", after) }
+    /// ```
     public var newValue: Value?
     /// Whether this change was sent before the set happened (with `.prior`).
+    ///
+    /// ```swift
+    /// if change.isPrior { saveUndoState() }
+    /// ```
     public var isPrior: Bool
 
     /// Creates a change.
@@ -58,6 +70,10 @@ extension Change: CustomStringConvertible {
 /// ```
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
+    ///
+    /// ```swift
+    /// ObservationOptions.prior.rawValue   // 8
+    /// ```
     public let rawValue: Int
 
     /// Creates options from raw bits.

@@ -20,6 +20,10 @@
 /// ```
 public final class MutableProperty<Value>: PropertyProtocol {
     /// The failure type: properties never fail.
+    ///
+    /// ```swift
+    /// let signal: Signal<Int, MutableProperty<Int>.Failure> = count.signal   // Signal<Int, Never>
+    /// ```
     public typealias Failure = Never
 
     @usableFromInline let storage: MutablePropertyStorage<Value>

@@ -33,16 +33,36 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// ```
     public enum Kind: Sendable, Hashable {
         /// The key path read no observable property: the signal sent the current value and completed.
+        ///
+        /// ```swift
+        /// settings.observe(\.plainVar)   // reports .keyPathObservesNothing
+        /// ```
         case keyPathObservesNothing
         /// The object owns no storage that tells Tether when it deinitializes.
+        ///
+        /// ```swift
+        /// objectWithoutObservedProperties.deallocated   // reports .noLifetimeStorage
+        /// ```
         case noLifetimeStorage
     }
 
     /// Which problem this is.
+    ///
+    /// ```swift
+    /// warning.kind   // .keyPathObservesNothing
+    /// ```
     public let kind: Kind
     /// The type (and key path) concerned, e.g. `"\Settings.plain"`.
+    ///
+    /// ```swift
+    /// warning.subject   // "\Settings.plain"
+    /// ```
     public let subject: String
     /// A full explanation with the fix.
+    ///
+    /// ```swift
+    /// logger.warning(warning.message)
+    /// ```
     public let message: String
 
     /// The warning's message, prefixed with `Tether:`.

@@ -48,6 +48,10 @@ public struct Observed<Value> {
     }
 
     /// Unavailable: `@Observed` needs its enclosing object, so it only works inside classes.
+    ///
+    /// ```swift
+    /// struct Settings { @Observed var theme = "" }   // error: only in KeyPathObservable classes
+    /// ```
     @available(
         *, unavailable,
         message: "@Observed can only be applied to stored properties of classes that adopt KeyPathObservable"

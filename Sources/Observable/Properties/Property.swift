@@ -15,6 +15,10 @@
 /// ```
 public final class Property<Value>: PropertyProtocol {
     /// The failure type: properties never fail.
+    ///
+    /// ```swift
+    /// let signal: Signal<Bool, Property<Bool>.Failure> = canLogIn.signal   // Signal<Bool, Never>
+    /// ```
     public typealias Failure = Never
 
     @usableFromInline let read: () -> Value

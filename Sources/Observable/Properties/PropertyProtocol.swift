@@ -9,6 +9,10 @@
 /// ```
 public protocol PropertyProtocol<Value>: SignalConvertible where Failure == Never {
     /// The type of the value.
+    ///
+    /// ```swift
+    /// func describe<P: PropertyProtocol>(_ p: P) -> String where P.Value == Int { "\(p.value)" }
+    /// ```
     associatedtype Value
 
     /// The current value.

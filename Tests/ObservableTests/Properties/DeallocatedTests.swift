@@ -74,6 +74,18 @@ final class DeallocatedTests: XCTestCase {
         XCTAssertEqual(completed.value, 0)
     }
 
+    func testGenericClassesAreObservableAndReportTheirDeallocation() {
+        var holder: GenericHolder<[String]>? = GenericHolder(["a"])
+        let completed = Counter()
+        holder!.deallocated.subscribe(completed: { completed.increment() })
+        let log = EventLog<[String], Never>()
+        holder!.observe(\.element).record(into: log)
+        holder!.element.append("b")
+        holder = nil
+        XCTAssertEqual(completed.value, 1)
+        XCTAssertEqual(log.events, [.next(["a"]), .next(["a", "b"]), .completed])
+    }
+
     func testAVoidObservedPropertyIsEnoughLifetimeStorage() {
         var holder: PlainHolder? = PlainHolder()
         let completed = Counter()
@@ -81,6 +93,11 @@ final class DeallocatedTests: XCTestCase {
         holder = nil
         XCTAssertEqual(completed.value, 1)
     }
+}
+
+final class GenericHolder<Element>: KeyPathObservable {
+    @Observed var element: Element
+    init(_ element: Element) { self.element = element }
 }
 
 final class OnlyInherits: BaseObservable {
