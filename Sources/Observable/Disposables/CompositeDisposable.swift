@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A disposable that disposes a group of disposables together (RAC's `RACCompoundDisposable`).
 ///
 /// Adding to a disposed composite disposes the addition at once. `add(_:)` returns a key with
@@ -16,12 +18,30 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         @inlinable init(rawValue: UInt64) { self.rawValue = rawValue }
     }
 
+    /// A child: a disposable, or a closure (stored as is: no wrapper object, and when it was created in
+    /// specialized code, disposing runs specialized code — no generic-metadata lookups).
+    @usableFromInline
+    enum Child {
+        case disposable(any Disposable)
+        case action(@Sendable () -> Void)
+
+        @inlinable
+        func dispose() {
+            switch self {
+            case .disposable(let disposable): disposable.dispose()
+            case .action(let action): action()
+            }
+        }
+    }
+
     @usableFromInline let lock = SpinLock()
+    /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
+    @usableFromInline let disposedFlag = Atomic<Bool>(false)
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, disposable: any Disposable)?
-    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, disposable: any Disposable)] = []
+    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, child: Child)?
+    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
 
     /// Creates an empty composite.
     ///
@@ -45,7 +65,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ```swift
     /// bag.isDisposed
     /// ```
-    public var isDisposed: Bool { lock.withLock { disposed } }
+    @inlinable
+    public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
     /// Adds `disposable`; if the composite is already disposed, disposes it at once.
     ///
@@ -57,18 +78,23 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func add(_ disposable: (any Disposable)?) -> Key? {
         guard let disposable else { return nil }
+        return add(child: .disposable(disposable))
+    }
+
+    @inlinable
+    func add(child: Child) -> Key? {
         lock.lock()
         if disposed {
             lock.unlock()
-            disposable.dispose()
+            child.dispose()
             return nil
         }
         let key = nextKey
         nextKey &+= 1
         if first == nil {
-            first = (key, disposable)
+            first = (key, child)
         } else {
-            rest.append((key, disposable))
+            rest.append((key, child))
         }
         lock.unlock()
         return Key(rawValue: key)
@@ -80,8 +106,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// bag.add { print("bag disposed") }
     /// ```
     @discardableResult
+    @inlinable
     public func add(_ action: @escaping @Sendable () -> Void) -> Key? {
-        add(AnyDisposable(action))
+        add(child: .action(action))
     }
 
     /// Removes a child without disposing it (for children that finished on their own).
@@ -122,12 +149,13 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             return
         }
         disposed = true
+        disposedFlag.store(true, ordering: .releasing)
         let head = first
         let tail = rest
         first = nil
         rest = []
         lock.unlock()
-        head?.disposable.dispose()
-        for child in tail { child.disposable.dispose() }
+        head?.child.dispose()
+        for entry in tail { entry.child.dispose() }
     }
 }
