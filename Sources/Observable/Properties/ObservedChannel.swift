@@ -117,11 +117,11 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     /// Called by the wrapper after storing `value`.
     @inlinable @inline(never)
     func didSet(_ value: Value) {
-        if first == nil { return }
         if isDelivering {
             pending.append(.didSet(value))
             return
         }
+        if first == nil { return }
         beginDelivery()
         deliver(value)
         if !pending.isEmpty { drainPending() }

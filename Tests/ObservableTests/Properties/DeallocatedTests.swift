@@ -4,7 +4,7 @@ import XCTest
 
 final class DeallocatedTests: XCTestCase {
     func testDeallocatedCompletesWhenTheObjectDeinitializesWithoutAnyValue() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let log = EventLog<Void, Never>()
         counter!.deallocated.record(into: log)
         XCTAssertEqual(log.count, 0)
@@ -15,7 +15,7 @@ final class DeallocatedTests: XCTestCase {
     }
 
     func testDeallocatedWorksWhenAPropertyIsAlreadyObserved() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let values = EventLog<String, Never>()
         counter!.observe(\.label).record(into: values)
         let completed = Counter()
@@ -26,7 +26,7 @@ final class DeallocatedTests: XCTestCase {
     }
 
     func testDeallocatedDoesNotKeepTheObjectAlive() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         weak let weakCounter = counter
         let subscription = counter!.deallocated.subscribe()
         counter = nil
@@ -35,7 +35,7 @@ final class DeallocatedTests: XCTestCase {
     }
 
     func testSubscribingAfterTheObjectIsGoneCompletesAtOnce() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let signal = counter!.deallocated
         counter = nil
         let completed = Counter()
@@ -52,7 +52,7 @@ final class DeallocatedTests: XCTestCase {
     }
 
     func testDisposingDeallocatedReleasesItsObserver() {
-        let counter = Counter2()
+        let counter = CounterModel()
         var captured: Tracked? = Tracked()
         weak let weakCaptured = captured
         let subscription = counter.deallocated.subscribe(completed: { [captured] in _ = captured })

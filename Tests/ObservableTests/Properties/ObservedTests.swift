@@ -4,7 +4,7 @@ import XCTest
 
 final class ObservedTests: XCTestCase {
     func testObserveSendsCurrentValueThenEverySetIncludingEqualOnes() {
-        let counter = Counter2()
+        let counter = CounterModel()
         counter.count = 5
         let log = EventLog<Int, Never>()
         counter.observe(\.count).record(into: log)
@@ -15,7 +15,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testReadsAndWritesBehaveLikeAStoredProperty() {
-        let counter = Counter2()
+        let counter = CounterModel()
         XCTAssertEqual(counter.count, 0)
         counter.count += 2
         counter.count *= 10
@@ -26,7 +26,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testObserveCompletesWhenObjectDeinitializes() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let log = EventLog<Int, Never>()
         counter!.observe(\.count).record(into: log)
         counter!.count = 1
@@ -35,7 +35,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testObservationDoesNotKeepTheObjectAlive() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         weak let weakCounter = counter
         let subscription = counter!.observe(\.count).subscribe(next: { _ in })
         counter = nil
@@ -44,7 +44,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSignalHeldAfterObjectIsGoneCompletesAtOnce() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let signal = counter!.observe(\.count)
         counter = nil
         let log = EventLog<Int, Never>()
@@ -53,7 +53,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testEachSubscriptionGetsItsOwnCurrentValue() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let signal = counter.observe(\.count)
         counter.count = 3
         let log = EventLog<Int, Never>()
@@ -62,7 +62,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testDisposingStopsDeliveryAndReleasesTheObserverAtOnce() {
-        let counter = Counter2()
+        let counter = CounterModel()
         var captured: Tracked? = Tracked()
         weak let weakCaptured = captured
         let log = EventLog<Int, Never>()
@@ -79,7 +79,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testDisposingFromInsideTheObserverStopsFurtherValues() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Int, Never>()
         let holder = SubscriptionHolder()
         holder.subscription = counter.observe(\.count).subscribe(next: { value in
@@ -92,7 +92,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSeveralObserversAllReceiveEverySet() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let first = EventLog<Int, Never>()
         let second = EventLog<Int, Never>()
         let third = EventLog<Int, Never>()
@@ -108,7 +108,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSetFromInsideAnObserverIsDeliveredAfterTheCurrentValueToEveryObserver() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let order = EventLog<String, Never>()
         counter.observe(\.count).subscribe(next: { value in
             order.append(.next("A\(value)"))
@@ -123,7 +123,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSetFromInsideTheInitialValueIsDeliveredAfterIt() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Int, Never>()
         counter.observe(\.count).subscribe(next: { value in
             log.append(.next(value))
@@ -133,7 +133,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSubscribingFromInsideAnObserverGetsTheCurrentValueThenLaterSets() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let inner = EventLog<Int, Never>()
         let holder = SubscriptionHolder()
         counter.observe(\.count).subscribe(next: { value in
@@ -147,7 +147,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testPropertiesOfOneObjectAreObservedIndependently() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let counts = EventLog<Int, Never>()
         let labels = EventLog<String, Never>()
         counter.observe(\.count).record(into: counts)
@@ -222,7 +222,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testNothingIsSentAfterCompletion() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let log = EventLog<Int, Never>()
         let signal = counter!.observe(\.count)
         signal.record(into: log)

@@ -7,7 +7,7 @@ import XCTest
 /// (their owner); only disposables cross threads.
 final class ObservedThreadSafetyTests: XCTestCase {
     func testObserversDisposedFromOtherThreadsWhileTheOwnerSets() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let violations = Counter()
         for _ in 0..<60 {
             let probes = (0..<8).map { _ in DisposalProbe() }
@@ -60,7 +60,7 @@ final class ObservedThreadSafetyTests: XCTestCase {
 
     func testDeallocatedDisposedFromAnotherThreadWhileTheObjectDies() {
         for _ in 0..<200 {
-            var counter: Counter2? = Counter2()
+            var counter: CounterModel? = CounterModel()
             let probe = DisposalProbe()
             let subscription = counter!.deallocated.subscribe(completed: { probe.receive() })
             let disposer = DispatchGroup()

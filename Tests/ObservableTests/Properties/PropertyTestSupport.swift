@@ -25,7 +25,7 @@ final class LoginViewModel: KeyPathObservable {
     }
 }
 
-final class Counter2: KeyPathObservable {
+final class CounterModel: KeyPathObservable {
     @Observed var count = 0
     @Observed var label = "a"
     var plain = 0

@@ -4,7 +4,7 @@ import XCTest
 
 final class ValuesAndChangesTests: XCTestCase {
     func testDefaultOptionsSendTheInitialValueThenNewValues() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         counter.valuesAndChanges(\.count).record(into: log)
         counter.count = 1
@@ -17,7 +17,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testOldAndNewWithoutInitialSendOnlyChanges() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         counter.valuesAndChanges(\.count, options: [.old, .new]).record(into: log)
         counter.count = 1
@@ -33,7 +33,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testPriorChangeIsSentBeforeTheSetWithTheOldValue() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         let valueSeenDuringPrior = EventLog<Int, Never>()
         counter.valuesAndChanges(\.count, options: [.initial, .old, .new, .prior]).subscribe(next: { change in
@@ -55,7 +55,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testPriorWithoutOldCarriesNoValues() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         counter.valuesAndChanges(\.count, options: [.prior, .new]).record(into: log)
         counter.count = 3
@@ -68,7 +68,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testInitialWithoutNewCarriesNoValue() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         counter.valuesAndChanges(\.count, options: [.initial]).record(into: log)
         counter.count = 1
@@ -94,7 +94,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testPriorChangesOfSeveralObserversComeBeforeAnyNewValue() {
-        let counter = Counter2()
+        let counter = CounterModel()
         let order = EventLog<String, Never>()
         for name in ["A", "B"] {
             counter.valuesAndChanges(\.count, options: [.prior, .new]).subscribe(next: { change in
@@ -106,7 +106,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testChangesCompleteWhenTheObjectDeinitializes() {
-        var counter: Counter2? = Counter2()
+        var counter: CounterModel? = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         counter!.valuesAndChanges(\.count, options: [.new]).record(into: log)
         counter = nil
