@@ -162,12 +162,37 @@ func startBinding<Target: AnyObject, Value>(
 
 /// The signal that completes when `target` is deallocated, for targets that have one.
 func deallocationSignal(of target: AnyObject) -> Signal<Void, Never>? {
-    // TEMPORARY: returns the target's `deallocated` signal once KeyPathObservable is on main.
-    nil
+    (target as? any KeyPathObservable)?.deallocated
 }
 
 func disposedDisposable() -> any Disposable {
     let disposable = AnyDisposable()
     disposable.dispose()
     return disposable
+}
+
+extension MutableProperty {
+    /// Sets this property to every value `source` sends (ReactiveSwift's `property <~ signal`).
+    ///
+    /// The binding holds the property weakly and ends when `source` completes, when the returned
+    /// disposable is disposed, or — at the latest on the next value — after the property is gone.
+    ///
+    /// ```swift
+    /// let query = MutableProperty("")
+    /// query.bind(to: searchField.lines)
+    /// ```
+    @discardableResult
+    public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
+        startBinding(self, source.signal) { property, value in property.value = value }
+    }
+
+    /// Binds the property to `source`: `property <~ source` is `property.bind(to: source)`.
+    ///
+    /// ```swift
+    /// viewModel.query <~ searchField.lines
+    /// ```
+    @discardableResult
+    public static func <~ (property: MutableProperty, source: some SignalConvertible<Value, Never>) -> any Disposable {
+        property.bind(to: source)
+    }
 }

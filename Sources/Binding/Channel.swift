@@ -120,3 +120,28 @@ public final class ChannelTerminal<Value>: SignalConvertible, ObserverProtocol {
         source.subscribe(next: { value in terminal.apply(value) })
     }
 }
+
+extension KeyPathObservable {
+    /// A channel terminal for an `@Observed` property (RAC's `RACChannelTo(object, property)`): its
+    /// values are `observe(keyPath)`, and values it receives set the property. The terminal holds the
+    /// object weakly; its values complete when the object deallocates, which ends any link.
+    ///
+    /// ```swift
+    /// form.channel(\.username) <~> account.channel(\.name)   // the form takes the account's name first
+    /// ```
+    public func channel<Value>(_ keyPath: ReferenceWritableKeyPath<Self, Value>) -> ChannelTerminal<Value> {
+        ChannelTerminal(values: observe(keyPath), set: { [weak self] value in self?[keyPath: keyPath] = value })
+    }
+}
+
+extension MutableProperty {
+    /// A channel terminal for this property: its values are ``MutableProperty/signal``, and values it
+    /// receives set ``MutableProperty/value``. Holds the property weakly.
+    ///
+    /// ```swift
+    /// settings.volume.channel() <~> slider.channel(\.value)
+    /// ```
+    public func channel() -> ChannelTerminal<Value> {
+        ChannelTerminal(values: signal, set: { [weak self] value in self?.value = value })
+    }
+}

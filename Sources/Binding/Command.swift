@@ -1,3 +1,5 @@
+import Observable
+
 /// An action a user can trigger — signing in, searching, saving — with its state as signals
 /// (RAC's `RACCommand`).
 ///
@@ -268,7 +270,7 @@ struct CommandExecution<Output, Failure: Error> {
 /// are made here, under the lock; outputs are sent afterwards, through `CommandOutputs`.
 final class CommandState<Output, Failure: Error>: @unchecked Sendable {
     // Safety: every stored var is only accessed under `lock`.
-    private let lock = BindingLock()
+    private let lock = SpinLock()
     private let allowsConcurrentExecution: Bool
     private var enabledInput = true
     private var active: [UInt64: CommandExecution<Output, Failure>] = [:]

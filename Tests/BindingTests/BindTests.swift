@@ -148,3 +148,59 @@ final class BindOnSchedulerTests: XCTestCase {
         XCTAssertEqual(setOnQueue, [true, true])
     }
 }
+
+private final class Profile: KeyPathObservable {
+    @Observed var name = ""
+    @Observed var age = 0
+}
+
+final class BindObservableTests: XCTestCase {
+    func testBindingEndsAsSoonAsAnObservableTargetDeallocates() throws {
+        let scheduler = TestScheduler()
+        let names = try scheduler.hot("-a--b")
+        var profile: Profile? = Profile()
+        weak let weakProfile = profile
+        let binding = profile!.bind(\.name, to: names)
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(profile?.name, "a")
+        profile = nil
+        XCTAssertNil(weakProfile, "the binding holds its target weakly")
+        XCTAssertTrue(binding.isDisposed, "ended by `deallocated`, without waiting for the next value")
+        XCTAssertEqual(names.subscriptions, [TestSubscription(subscribed: .zero, ended: .seconds(2))])
+    }
+
+    func testBoundPropertyIsObservable() throws {
+        let scheduler = TestScheduler()
+        let profile = Profile()
+        profile[\.age] <~ (try scheduler.hot("-1-2--3|", values: ["1": 1, "2": 2, "3": 3]))
+        let ages = profile.observe(\.age).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(ages.marbles, "01-2--3")
+    }
+}
+
+final class BindMutablePropertyTests: XCTestCase {
+    func testArrowSetsTheProperty() throws {
+        let scheduler = TestScheduler()
+        let query = MutableProperty("")
+        let binding = query <~ (try scheduler.hot("-s-w|"))
+        let values = query.signal.record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(values.marbles { $0.isEmpty ? "_" : $0 }, "_s-w")
+        XCTAssertTrue(binding.isDisposed)
+        XCTAssertEqual(query.value, "w")
+    }
+
+    func testBindingDoesNotKeepThePropertyAlive() {
+        let source = Subject<Int, Never>()
+        var property: MutableProperty<Int>? = MutableProperty(0)
+        weak let weakProperty = property
+        let binding = property!.bind(to: source)
+        source.send(1)
+        XCTAssertEqual(property?.value, 1)
+        property = nil
+        XCTAssertNil(weakProperty)
+        source.send(2)
+        XCTAssertTrue(binding.isDisposed)
+    }
+}

@@ -97,3 +97,59 @@ final class ChannelTests: XCTestCase {
         XCTAssertEqual(account.value, 3)
     }
 }
+
+private final class Form: KeyPathObservable {
+    @Observed var username = "" {
+        didSet { sets += 1 }
+    }
+    var sets = 0
+}
+
+private final class Account: KeyPathObservable {
+    @Observed var name = "" {
+        didSet { sets += 1 }
+    }
+    var sets = 0
+}
+
+final class ObservedChannelTests: XCTestCase {
+    func testObservedPropertiesFollowEachOtherWithoutFeedback() {
+        let form = Form()
+        let account = Account()
+        account.name = "ann"
+        account.sets = 0
+        form.channel(\.username) <~> account.channel(\.name)
+        XCTAssertEqual(form.username, "ann", "the left side takes the right side's value first")
+        form.username = "bob"
+        XCTAssertEqual(account.name, "bob")
+        account.name = "cy"
+        XCTAssertEqual(form.username, "cy")
+        XCTAssertEqual(form.sets, 3, "initial sync, user edit, follow")
+        XCTAssertEqual(account.sets, 2, "follow, user edit: nothing echoed back")
+    }
+
+    func testLinkEndsWhenOneObjectDeallocates() {
+        var form: Form? = Form()
+        weak let weakForm = form
+        let account = Account()
+        let link = form!.channel(\.username) <~> account.channel(\.name)
+        form = nil
+        XCTAssertNil(weakForm)
+        XCTAssertTrue(link.isDisposed)
+        account.name = "still fine"
+    }
+
+    func testMutablePropertyChannelJoinsAnObservedProperty() {
+        let volume = MutableProperty(3)
+        final class Slider: KeyPathObservable {
+            @Observed var value = 7
+        }
+        let slider = Slider()
+        volume.channel() <~> slider.channel(\.value)
+        XCTAssertEqual(volume.value, 7)
+        volume.value = 5
+        XCTAssertEqual(slider.value, 5)
+        slider.value = 9
+        XCTAssertEqual(volume.value, 9)
+    }
+}

@@ -1,15 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A number identifying the calling thread (its `pthread_t`).
-var currentThreadToken: UInt {
-    UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-}
+import Observable
 
 /// The threads that are currently applying a value to one channel terminal's property.
 ///
@@ -17,21 +6,21 @@ var currentThreadToken: UInt {
 /// value from the other side: those are the echo of its own write, and forwarding them would loop.
 final class ApplyingThreads: @unchecked Sendable {
     // Safety: `threads` is only accessed under `lock`.
-    private let lock = BindingLock()
+    private let lock = SpinLock()
     private var threads: [UInt] = []
 
     var includesCurrentThread: Bool {
-        let me = currentThreadToken
+        let me = currentThreadID
         return lock.withLock { threads.contains(me) }
     }
 
     func begin() {
-        let me = currentThreadToken
+        let me = currentThreadID
         lock.withLock { threads.append(me) }
     }
 
     func end() {
-        let me = currentThreadToken
+        let me = currentThreadID
         lock.withLock {
             if let index = threads.lastIndex(of: me) { threads.remove(at: index) }
         }
