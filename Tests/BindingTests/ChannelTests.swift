@@ -105,7 +105,7 @@ private final class Form: KeyPathObservable {
     var sets = 0
 }
 
-private final class Account: KeyPathObservable {
+private final class StoredAccount: KeyPathObservable {
     @Observed var name = "" {
         didSet { sets += 1 }
     }
@@ -115,7 +115,7 @@ private final class Account: KeyPathObservable {
 final class ObservedChannelTests: XCTestCase {
     func testObservedPropertiesFollowEachOtherWithoutFeedback() {
         let form = Form()
-        let account = Account()
+        let account = StoredAccount()
         account.name = "ann"
         account.sets = 0
         form.channel(\.username) <~> account.channel(\.name)
@@ -131,7 +131,7 @@ final class ObservedChannelTests: XCTestCase {
     func testLinkEndsWhenOneObjectDeallocates() {
         var form: Form? = Form()
         weak let weakForm = form
-        let account = Account()
+        let account = StoredAccount()
         let link = form!.channel(\.username) <~> account.channel(\.name)
         form = nil
         XCTAssertNil(weakForm)

@@ -3,22 +3,18 @@ import XCTest
 
 /// The seeds' "Twitter Instant" live search (RWSearchFormViewController) as a view model:
 /// text → validity colour; valid text → debounce (RAC's `throttle:`) → the latest search → results.
-private final class SearchViewModel {
+private final class SearchViewModel: KeyPathObservable {
     enum Colour { case white, yellow }
 
-    let textColour: Signal<Colour, Never>
-    let results: Signal<[String], Never>
+    @Observed var text = ""
+    @Observed var textColour = Colour.yellow
+    @Observed var results: [String] = []
 
-    init(
-        text: some SignalConvertible<String, Never>,
-        search: @escaping (String) -> Signal<[String], Never>,
-        scheduler: some Scheduler
-    ) {
+    init(search: @escaping (String) -> Signal<[String], Never>, scheduler: some Scheduler) {
         func isValid(_ text: String) -> Bool { text.count > 2 }
-        textColour = text.map { isValid($0) ? .white : .yellow }
-        results = text.filter(isValid)
-            .debounce(.milliseconds(500), on: scheduler)
-            .flatMapLatest(search)
+        let text = observe(\.text)
+        self[\.textColour] <~ text.map { isValid($0) ? .white : .yellow }
+        self[\.results] <~ text.filter(isValid).debounce(.milliseconds(500), on: scheduler).flatMapLatest(search)
     }
 }
 
@@ -30,7 +26,7 @@ private final class ResultsView: BindingTarget {
 final class LiveSearchTests: XCTestCase {
     private let frame = Duration.milliseconds(100)
     private let typed: [Character: String] = ["a": "s", "b": "sw", "c": "swi", "d": "swif"]
-    private let found: [Character: [String]] = ["C": ["swing"], "D": ["swift", "swiftly"]]
+    private let found: [Character: [String]] = ["_": [], "C": ["swing"], "D": ["swift", "swiftly"]]
 
     func testTypingSearchesTheLatestValidTextAfterAPauseAndCancelsTheStaleSearch() throws {
         let scheduler = TestScheduler()
@@ -41,14 +37,14 @@ final class LiveSearchTests: XCTestCase {
         ]
         var searched: [String] = []
         let viewModel = SearchViewModel(
-            text: text,
             search: { query in
                 searched.append(query)
                 return searches[query]?.signal ?? .empty
             },
             scheduler: scheduler)
-        let colours = viewModel.textColour.record(on: scheduler, frame: frame)
-        let results = viewModel.results.record(on: scheduler, frame: frame)
+        viewModel[\.text] <~ text
+        let colours = viewModel.observe(\.textColour).record(on: scheduler, frame: frame)
+        let results = viewModel.observe(\.results).record(on: scheduler, frame: frame)
 
         scheduler.run()
 
@@ -56,8 +52,8 @@ final class LiveSearchTests: XCTestCase {
         // debounced:  ----------c------d           (500 ms = 5 frames of quiet)
         // search swi:           --------C|          cancelled at frame 17, before it answered
         // search swif:                 --------D|
-        XCTAssertEqual(colours.marbles(values: ["y": .yellow, "w": .white]), "-y-y-w------w")
-        XCTAssertEqual(results.marbles(values: found), "-------------------------D")
+        XCTAssertEqual(colours.marbles(values: ["y": .yellow, "w": .white]), "yy-y-w------w")
+        XCTAssertEqual(results.marbles(values: found), "_------------------------D")
         XCTAssertEqual(searched, ["swi", "swif"], "invalid text is never searched")
         XCTAssertEqual(
             searches["swi"]?.subscriptions,
@@ -71,9 +67,10 @@ final class LiveSearchTests: XCTestCase {
         let scheduler = TestScheduler()
         let text = try scheduler.hot("-c", values: typed, frame: frame)
         let search = try scheduler.cold("-C|", values: found, frame: frame)
-        let viewModel = SearchViewModel(text: text, search: { _ in search.signal }, scheduler: scheduler)
+        let viewModel = SearchViewModel(search: { _ in search.signal }, scheduler: scheduler)
+        viewModel[\.text] <~ text
         let view = ResultsView()
-        view[\.rows] <~ viewModel.results
+        view[\.rows] <~ viewModel.observe(\.results)
         scheduler.run()
         XCTAssertEqual(view.rows, ["swing"])
     }
