@@ -8,15 +8,14 @@ import Observable
 /// "not already running"), ``executionSignals`` (the results of each execution) and ``errors``.
 ///
 /// ```swift
-/// final class LoginViewModel {
-///     @Observed var username = ""
-///     @Observed var password = ""
+/// final class LoginViewModel: KeyPathObservable {
+///     let form = LoginForm()                 // @Observed var username, password
 ///     let login: Command<Void, Bool, LoginError>
 ///
 ///     init(service: LoginService) {
-///         let valid = Signal.combineLatest(observe(\.username), observe(\.password))
+///         let valid = Signal.combineLatest(form.observe(\.username), form.observe(\.password))
 ///             .map { !$0.isEmpty && !$1.isEmpty }
-///         login = Command(enabled: valid) { [unowned service] in service.signIn() }
+///         login = Command(enabled: valid) { [form] in service.signIn(form.username, form.password) }
 ///     }
 /// }
 ///
