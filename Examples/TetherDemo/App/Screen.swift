@@ -5,6 +5,11 @@ enum Screen: Equatable, Sendable {
     case welcome(User)
     case search
 
+    /// The header tab this screen belongs to: the welcome screen leads into the search.
+    var tab: Screen {
+        self == .login ? .login : .search
+    }
+
     var title: String {
         switch self {
         case .login: return "Login"

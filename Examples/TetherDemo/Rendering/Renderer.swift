@@ -33,7 +33,7 @@ enum Renderer {
         line.append("  ")
         let current = app.screen
         for screen in [Screen.login, .search] {
-            let active = screen.title == current.title || (screen == .search && current.title == "Welcome")
+            let active = screen == current.tab
             line.append(active ? "[\(screen.title)]" : " \(screen.title) ", active ? .bold : .dim)
             line.append(" ")
         }
