@@ -1,0 +1,69 @@
+import CMallInfo
+import Observable
+
+// Tether, called from this separate module exactly as users call it.
+
+enum TetherImpl {
+    static func w1(_ n: Int) -> () -> UInt64 {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        subject
+            .map { $0 &+ 1 }
+            .filter { $0 % 2 == 0 }
+            .map { $0 &* 2 }
+            .subscribe(next: { counter.sum &+= UInt64($0) })
+        return {
+            for value in 0..<n { subject.send(value) }
+            return counter.checksum
+        }
+    }
+
+    static func w2(subscribers: Int, values: Int) -> () -> UInt64 {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        for _ in 0..<subscribers { subject.subscribe(next: { counter.sum &+= UInt64($0) }) }
+        return {
+            for value in 0..<values { subject.send(value) }
+            return counter.checksum
+        }
+    }
+
+    static func w3(_ n: Int) -> () -> UInt64 {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        return {
+            for _ in 0..<n {
+                let subscription = subject.map { $0 &+ 1 }.subscribe(next: { counter.sum &+= UInt64($0) })
+                subscription.dispose()
+                counter.count &+= 1
+            }
+            subject.send(1)
+            return counter.checksum
+        }
+    }
+
+    static func w3Live(_ count: Int, _ heap: () -> Int) -> Int {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        var subscriptions: [any Disposable] = []
+        subscriptions.reserveCapacity(count)
+        let before = heap()
+        for _ in 0..<count {
+            subscriptions.append(subject.map { $0 &+ 1 }.subscribe(next: { counter.sum &+= UInt64($0) }))
+        }
+        let after = heap()
+        for subscription in subscriptions { subscription.dispose() }
+        return after - before
+    }
+
+    static func w8(_ n: Int) -> () -> UInt64 {
+        let counter = Counter()
+        return {
+            for _ in 0..<n {
+                Signal<Int, Never>(values: 0..<10).subscribe(
+                    next: { counter.sum &+= UInt64($0) }, completed: { counter.count &+= 1 })
+            }
+            return counter.checksum
+        }
+    }
+}

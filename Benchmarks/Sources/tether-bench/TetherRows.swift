@@ -1,0 +1,11 @@
+// Tether contenders for rows whose API is still arriving on main; each returns [] until it exists.
+
+enum TetherRows {
+    static func w4(_ n: Int) -> [Contender] { [] }
+    static func w5(outer: Int, inner: Int) -> [Contender] { [] }
+    static func w6(_ n: Int) -> [Contender] { [] }
+    static func w6NoObserver(_ n: Int) -> [Contender] { [] }
+    static func w6MutableProperty(_ n: Int) -> [Contender] { [] }
+    static func w7(_ n: Int) -> [Contender] { [] }
+    static func w9(_ n: Int, others: Int) -> [Contender] { [] }
+}
