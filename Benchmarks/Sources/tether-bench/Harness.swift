@@ -34,7 +34,7 @@ struct Row {
     let reference: String
     /// Goals for Tether rows, keyed by contender name (shown next to the ratio).
     var goals: [String: String] = [:]
-    let contenders: [Contender]
+    var contenders: [Contender]
 }
 
 struct Measurement: Codable {
@@ -46,7 +46,8 @@ struct Measurement: Codable {
     let medianNs: Double
     let minNs: Double
     let maxNs: Double
-    let ratio: Double
+    /// Median over the reference's median; nil when the reference did not run (`--impl`).
+    let ratio: Double?
     let reference: String
     let goal: String?
     let checksum: UInt64
@@ -68,9 +69,12 @@ struct Report: Codable {
 
 struct Options {
     var filter: Set<String>? = nil
+    /// Only these implementations (for profiling one of them); ratios need the reference.
+    var implementations: Set<String>? = nil
     var quick = false
     var repetitions: Int? = nil
     var jsonPath: String? = nil
+    var measureMemory = true
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -87,6 +91,10 @@ struct Options {
                 options.quick = true
             case "--filter":
                 options.filter = Set(value(argument).split(separator: ",").map { $0.uppercased() })
+            case "--impl":
+                options.implementations = Set(value(argument).split(separator: ",").map(String.init))
+            case "--no-memory":
+                options.measureMemory = false
             case "--json":
                 options.jsonPath = value(argument)
             case "--repetitions", "--reps":
@@ -111,6 +119,8 @@ struct Options {
               --quick         a smoke run: 3 repetitions, a tenth of the operations
               --repetitions   repetitions per implementation (default 9; at least 7 is the method)
               --json FILE     also write every measurement as JSON
+              --no-memory     skip the bytes-per-live-subscription measurement
+              --impl A,B      run only these implementations (e.g. Tether, for a profiler)
             """)
         exit(message == nil ? 0 : 64)
     }
@@ -155,7 +165,12 @@ final class Runner {
     }
 
     /// Runs one row: a warm-up of every contender, then `repetitions` rounds in rotated order.
-    func run(_ row: Row) {
+    func run(_ fullRow: Row) {
+        var row = fullRow
+        if let wanted = options.implementations {
+            row.contenders = row.contenders.filter { wanted.contains($0.name) }
+            if row.contenders.isEmpty { return }
+        }
         let count = row.contenders.count
         var samples = Array(repeating: [Double](), count: count)
         var checksums = Array(repeating: UInt64?.none, count: count)
@@ -180,23 +195,23 @@ final class Runner {
             }
         }
 
-        let referenceIndex = row.contenders.firstIndex { $0.name == row.reference } ?? 0
-        let expected = checksums[referenceIndex]
+        let referenceIndex = row.contenders.firstIndex { $0.name == row.reference }
+        let expected = checksums[referenceIndex ?? 0]
         for index in 0..<count where checksums[index] != expected {
             mismatches.append(
                 "\(row.label): checksum of \(row.contenders[index].name) is \(checksums[index].map(String.init) ?? "-"), "
-                    + "\(row.reference) has \(expected.map(String.init) ?? "-")")
+                    + "\(row.contenders[referenceIndex ?? 0].name) has \(expected.map(String.init) ?? "-")")
         }
-        let referenceMedian = median(samples[referenceIndex])
+        let referenceMedian = referenceIndex.map { median(samples[$0]) }
         for index in 0..<count {
             let contender = row.contenders[index]
             let sorted = samples[index].sorted()
             let med = median(sorted)
-            let bytes = contender.live.map { bytesPerLiveSubscription($0) }
+            let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map { bytesPerLiveSubscription($0) }
             let measurement = Measurement(
                 workload: row.workload, row: row.label, implementation: contender.name, unit: row.unit,
                 operations: row.operations, medianNs: med, minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,
-                ratio: med / referenceMedian, reference: row.reference, goal: row.goals[contender.name],
+                ratio: referenceMedian.map { med / $0 }, reference: row.reference, goal: row.goals[contender.name],
                 checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
             measurements.append(measurement)
             printLine(measurement)
@@ -216,7 +231,8 @@ final class Runner {
     }
 
     func printLine(_ m: Measurement) {
-        let ratio = m.implementation == m.reference ? "1.00 (ref)" : format(m.ratio, 2) + "×"
+        let ratio =
+            m.implementation == m.reference ? "1.00 (ref)" : m.ratio.map { format($0, 2) + "×" } ?? "-"
         let bytes = m.bytesPerLiveSubscription.map { format($0, 0) } ?? ""
         print(
             "| \(m.row) | \(m.implementation) | \(format(m.medianNs, 1)) | \(format(m.minNs, 1)) | "
