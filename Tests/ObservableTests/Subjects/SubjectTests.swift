@@ -1,0 +1,336 @@
+import Foundation
+import Observable
+import XCTest
+
+final class SubjectTests: XCTestCase {
+    func testSubscriberReceivesOnlyValuesSentAfterSubscribing() {
+        let subject = Subject<Int, Never>()
+        subject.send(1)
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        subject.send(2)
+        subject.sendCompleted()
+        XCTAssertEqual(log.events, [.next(2), .completed])
+    }
+
+    func testEverySubscriberReceivesEachValueInOrder() {
+        let subject = Subject<Int, Never>()
+        let logs = (0..<3).map { _ in EventLog<Int, Never>() }
+        for log in logs { subject.record(into: log) }
+        subject.send(1)
+        subject.send(2)
+        for log in logs { XCTAssertEqual(log.values, [1, 2]) }
+    }
+
+    func testSendsAfterTerminalEventAreIgnored() {
+        let subject = Subject<Int, TestError>()
+        let log = EventLog<Int, TestError>()
+        subject.record(into: log)
+        subject.sendError(TestError(3))
+        subject.send(1)
+        subject.sendCompleted()
+        XCTAssertEqual(log.events, [.error(TestError(3))])
+    }
+
+    func testLateSubscriberReceivesTerminalEventAtOnce() {
+        let subject = Subject<Int, Never>()
+        subject.sendCompleted()
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        XCTAssertEqual(log.events, [.completed])
+    }
+
+    func testDisposedSubscriberReceivesNothingMore() {
+        let subject = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        let subscription = subject.record(into: log)
+        subject.send(1)
+        subscription.dispose()
+        subject.send(2)
+        XCTAssertEqual(log.values, [1])
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testDisposeFromInsideOwnCallbackStopsLaterEventsOfSameSend() {
+        let subject = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        let box = DisposableBox()
+        box.disposable = subject.subscribe(next: { value in
+            log.append(.next(value))
+            box.disposable?.dispose()
+        })
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(log.values, [1])
+    }
+
+    func testSubscriberDisposedByEarlierSubscriberDuringSendIsSkipped() {
+        let subject = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        let box = DisposableBox()
+        subject.subscribe(next: { _ in box.disposable?.dispose() })
+        box.disposable = subject.record(into: log)
+        subject.send(1)
+        XCTAssertEqual(log.values, [])
+    }
+
+    func testReentrantSendIsDeliveredAfterCurrentEventToEverySubscriberInOrder() {
+        let subject = Subject<Int, Never>()
+        let first = EventLog<Int, Never>()
+        let second = EventLog<Int, Never>()
+        subject.subscribe(next: { value in
+            first.append(.next(value))
+            if value < 3 { subject.send(value + 1) }
+        })
+        subject.record(into: second)
+        subject.send(1)
+        XCTAssertEqual(first.values, [1, 2, 3])
+        // The second subscriber got 1 before 2: the reentrant send did not overtake the current event.
+        XCTAssertEqual(second.values, [1, 2, 3])
+    }
+
+    func testSubscriberAddedDuringSendDoesNotReceiveThatValue() {
+        let subject = Subject<Int, Never>()
+        let late = EventLog<Int, Never>()
+        let once = Counter()
+        subject.subscribe(next: { _ in
+            if once.value == 0 {
+                once.increment()
+                subject.record(into: late)
+            }
+        })
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(late.values, [2])
+    }
+
+    func testEightThreadsSendingAreSerializedAndNothingIsLost() {
+        let subject = Subject<Int, Never>()
+        let detectors = (0..<4).map { _ in OverlapDetector() }
+        let counters = (0..<4).map { _ in Counter() }
+        for index in 0..<4 {
+            subject.subscribe(next: { _ in
+                detectors[index].enter()
+                counters[index].increment()
+                detectors[index].leave()
+            })
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for value in 0..<20_000 { subject.send(value) }
+        }
+        for index in 0..<4 {
+            XCTAssertEqual(counters[index].value, 160_000)
+            XCTAssertEqual(detectors[index].overlaps, 0)
+        }
+    }
+
+    func testPerThreadOrderIsKeptUnderContention() {
+        let subject = Subject<(thread: Int, value: Int), Never>()
+        let lock = NSLock()
+        var last = [Int](repeating: -1, count: 4)
+        var outOfOrder = 0
+        subject.subscribe(next: { item in
+            lock.withLock {
+                if item.value <= last[item.thread] { outOfOrder += 1 }
+                last[item.thread] = item.value
+            }
+        })
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for value in 0..<10_000 { subject.send((thread, value)) }
+        }
+        XCTAssertEqual(outOfOrder, 0)
+        XCTAssertEqual(last, [9_999, 9_999, 9_999, 9_999])
+    }
+
+    func testNothingIsDeliveredAfterDisposeReturnsWhileAnotherThreadSends() {
+        for _ in 0..<50 {
+            let subject = Subject<Int, Never>()
+            let afterDispose = Counter()
+            let disposedFlag = AtomicFlag()
+            let subscription = subject.subscribe(next: { _ in
+                if disposedFlag.isSet { afterDispose.increment() }
+            })
+            let running = AtomicFlag()
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                var value = 0
+                while !running.isSet {
+                    subject.send(value)
+                    value += 1
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+            subscription.dispose()
+            disposedFlag.set()
+            Thread.sleep(forTimeInterval: 0.001)
+            running.set()
+            group.wait()
+            XCTAssertEqual(afterDispose.value, 0)
+        }
+    }
+
+    func testDisposeWaitsForCallbackRunningOnAnotherThread() {
+        let subject = Subject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = AtomicFlag()
+        let subscription = subject.subscribe(next: { _ in
+            entered.signal()
+            release.wait()
+            Thread.sleep(forTimeInterval: 0.05)
+            finished.set()
+        })
+        DispatchQueue.global().async { subject.send(1) }
+        entered.wait()
+        release.signal()
+        subscription.dispose()
+        XCTAssertTrue(finished.isSet, "dispose() returned while the callback was still running")
+    }
+
+    func testSubscriptionReleasesClosuresOnDispose() {
+        let subject = Subject<Int, Never>()
+        weak var weakTracked: Tracked?
+        let subscription: any Disposable
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            subscription = subject.map { $0 + tracked.id }.subscribe(next: { _ in })
+        }
+        XCTAssertNotNil(weakTracked)
+        subscription.dispose()
+        XCTAssertNil(weakTracked)
+    }
+
+    func testSubscriptionReleasesClosuresOnCompletion() {
+        let subject = Subject<Int, Never>()
+        weak var weakTracked: Tracked?
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            subject.subscribe(next: { _ in _ = tracked })
+        }
+        XCTAssertNotNil(weakTracked)
+        subject.sendCompleted()
+        XCTAssertNil(weakTracked)
+    }
+
+    func testReleasedSubjectEndsAndFreesItsSubscriptions() {
+        weak var weakTracked: Tracked?
+        weak var weakSubject: Subject<Int, Never>?
+        var subscription: (any Disposable)?
+        do {
+            let subject = Subject<Int, Never>()
+            weakSubject = subject
+            let tracked = Tracked()
+            weakTracked = tracked
+            subscription = subject.subscribe(next: { _ in _ = tracked })
+        }
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakTracked)
+        XCTAssertEqual(subscription?.isDisposed, true)
+        subscription = nil
+    }
+
+    func testSubscribingWithObserverForwardsIntoSubject() {
+        let relay = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        relay.record(into: log)
+        Signal(values: [1, 2]).subscribe(relay)
+        XCTAssertEqual(log.events, [.next(1), .next(2), .completed])
+    }
+}
+
+final class ReplaySubjectTests: XCTestCase {
+    func testReplaysEverythingByDefault() {
+        let subject = ReplaySubject<Int, Never>()
+        subject.send(1)
+        subject.send(2)
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        subject.send(3)
+        XCTAssertEqual(log.values, [1, 2, 3])
+    }
+
+    func testReplaysOnlyTheLastCapacityValues() {
+        let subject = ReplaySubject<Int, Never>(capacity: 2)
+        for value in 1...100 { subject.send(value) }
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        XCTAssertEqual(log.values, [99, 100])
+    }
+
+    func testLateSubscriberGetsValuesThenTerminalEvent() {
+        let subject = ReplaySubject<Int, TestError>(capacity: 3)
+        subject.send(1)
+        subject.sendError(TestError(5))
+        let log = EventLog<Int, TestError>()
+        subject.record(into: log)
+        XCTAssertEqual(log.events, [.next(1), .error(TestError(5))])
+    }
+
+    func testValueSentDuringReplayIsDeliveredOnceAfterReplay() {
+        let subject = ReplaySubject<Int, Never>()
+        subject.send(1)
+        subject.send(2)
+        let log = EventLog<Int, Never>()
+        subject.subscribe(next: { value in
+            log.append(.next(value))
+            if value == 1 { subject.send(3) }
+        })
+        XCTAssertEqual(log.values, [1, 2, 3])
+    }
+
+    func testConcurrentSubscribersEachSeeEveryValueExactlyOnce() {
+        let subject = ReplaySubject<Int, Never>()
+        let logs = (0..<8).map { _ in EventLog<Int, Never>() }
+        DispatchQueue.concurrentPerform(iterations: 9) { index in
+            if index == 8 {
+                for value in 0..<2_000 { subject.send(value) }
+                subject.sendCompleted()
+            } else {
+                subject.record(into: logs[index])
+            }
+        }
+        for log in logs {
+            XCTAssertEqual(log.values, Array(0..<2_000))
+            XCTAssertEqual(log.events.last, .completed)
+        }
+    }
+}
+
+final class BehaviorSubjectTests: XCTestCase {
+    func testSendsCurrentValueFirst() {
+        let subject = BehaviorSubject<String, Never>(value: "a")
+        let log = EventLog<String, Never>()
+        subject.record(into: log)
+        subject.send("b")
+        XCTAssertEqual(log.values, ["a", "b"])
+    }
+
+    func testValueFollowsSends() {
+        let subject = BehaviorSubject<Int, Never>(value: 0)
+        XCTAssertEqual(subject.value, 0)
+        subject.send(5)
+        XCTAssertEqual(subject.value, 5)
+    }
+
+    func testLateSubscriberAfterCompletionGetsLastValueThenCompletion() {
+        let subject = BehaviorSubject<Int, Never>(value: 0)
+        subject.send(7)
+        subject.sendCompleted()
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        XCTAssertEqual(log.events, [.next(7), .completed])
+    }
+}
+
+final class DisposableBox: @unchecked Sendable {
+    var disposable: (any Disposable)?
+}
+
+final class AtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
