@@ -29,8 +29,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
 
     @usableFromInline let gate = SerialGate<Op>()
     @usableFromInline let closed = Atomic<Bool>(false)
-    @usableFromInline var sink: Sink<Value, Failure>?
-    @usableFromInline var lifetime: CompositeDisposable?
+    @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
+    @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
 
     @usableFromInline
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {

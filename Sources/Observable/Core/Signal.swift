@@ -154,3 +154,38 @@ extension Signal {
         })
     }
 }
+
+extension Signal where Failure == Never {
+    /// A signal that sends `value`, then completes; its failure type defaults to `Never`.
+    ///
+    /// ```swift
+    /// let seven = Signal(value: 7)   // Signal<Int, Never>
+    /// ```
+    @inlinable
+    public init(value: Value) {
+        self.init(unsafeStart: { sink, lifetime in
+            sink.send(.next(value))
+            if !lifetime.isDisposed { sink.send(.completed) }
+            lifetime.dispose()
+        })
+    }
+
+    /// A signal that sends every element of `values`, then completes; its failure type defaults to
+    /// `Never`.
+    ///
+    /// ```swift
+    /// let digits = Signal(values: 0..<10)   // Signal<Int, Never>
+    /// ```
+    @inlinable
+    public init<S: Sequence>(values: S) where S.Element == Value {
+        self.init(unsafeStart: { sink, lifetime in
+            for value in values {
+                if lifetime.isDisposed { return }
+                sink.send(.next(value))
+            }
+            if lifetime.isDisposed { return }
+            sink.send(.completed)
+            lifetime.dispose()
+        })
+    }
+}

@@ -10,7 +10,7 @@ import Synchronization
 /// ```
 public final class AnyDisposable: Disposable, @unchecked Sendable {
     // The action is read and cleared only by the thread that wins `state`'s exchange.
-    @usableFromInline var action: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var action: (@Sendable () -> Void)?
     @usableFromInline let state = Atomic<Bool>(false)
 
     /// Creates a disposable that runs `action` when first disposed.

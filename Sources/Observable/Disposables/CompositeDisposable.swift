@@ -18,10 +18,10 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     @usableFromInline let lock = SpinLock()
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
-    @usableFromInline var disposed = false
-    @usableFromInline var nextKey: UInt64 = 0
-    @usableFromInline var first: (key: UInt64, disposable: any Disposable)?
-    @usableFromInline var rest: [(key: UInt64, disposable: any Disposable)] = []
+    @usableFromInline @exclusivity(unchecked) var disposed = false
+    @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, disposable: any Disposable)?
+    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, disposable: any Disposable)] = []
 
     /// Creates an empty composite.
     ///

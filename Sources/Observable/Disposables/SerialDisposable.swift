@@ -8,8 +8,8 @@
 /// ```
 public final class SerialDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let lock = SpinLock()
-    @usableFromInline var disposed = false
-    @usableFromInline var current: (any Disposable)?
+    @usableFromInline @exclusivity(unchecked) var disposed = false
+    @usableFromInline @exclusivity(unchecked) var current: (any Disposable)?
 
     /// Creates a serial disposable, optionally holding `inner`.
     ///

@@ -32,7 +32,7 @@ final class Mailbox<Input>: Disposable, @unchecked Sendable {
 
     @usableFromInline let gate = SerialGate<Op>()
     @usableFromInline let closed = Atomic<Bool>(false)
-    @usableFromInline var handler: ((Input) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var handler: ((Input) -> Void)?
 
     @inlinable
     init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {

@@ -22,11 +22,20 @@ final class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline let word = Atomic<UInt>(0)
     @usableFromInline let lock = SpinLock()
     /// Guarded by `lock`.
-    @usableFromInline var remote: [Op] = []
+    @usableFromInline @exclusivity(unchecked) var remote: [Op] = []
     /// Guarded by `lock`.
-    @usableFromInline var waiters: [DispatchSemaphore] = []
+    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     /// Touched only by the owner.
-    @usableFromInline var local: [Op] = []
+    @usableFromInline @exclusivity(unchecked) var local: [Op] = []
+    /// Guarded by `lock`: set when the owner has performed many operations for other threads; the next
+    /// contended submitter then becomes `successor` and takes the gate over, so that no thread is kept
+    /// delivering a flood that another thread produces (the producer ends up delivering its own events).
+    @usableFromInline @exclusivity(unchecked) var handoffRequested = false
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var successor: (thread: UInt, semaphore: DispatchSemaphore)?
+
+    /// How many operations an owner performs for other threads before asking for a successor.
+    @usableFromInline static var handoffThreshold: Int { 256 }
 
     @inlinable
     init() {}
@@ -72,16 +81,28 @@ final class SerialGate<Op>: @unchecked Sendable {
 
     @inlinable
     func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
+        var performedForOthers = 0
         while true {
             drainLocal(perform: perform)
             if word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
                 return
             }
-            // The pending bit is set: remote work or waiters.
+            // The pending bit is set: remote work, waiters or a successor.
             lock.lock()
             let wake = waiters
             waiters.removeAll()
+            if let next = successor {
+                // Hand the gate over: the successor drains the queue (its own operation included).
+                successor = nil
+                handoffRequested = false
+                word.store(next.thread | 1, ordering: .releasing)
+                lock.unlock()
+                for semaphore in wake { semaphore.signal() }
+                next.semaphore.signal()
+                return
+            }
             if remote.isEmpty {
+                handoffRequested = false
                 word.store(0, ordering: .releasing)
                 lock.unlock()
                 for semaphore in wake { semaphore.signal() }
@@ -89,6 +110,8 @@ final class SerialGate<Op>: @unchecked Sendable {
             }
             let batch = remote
             remote.removeAll()
+            performedForOthers += batch.count
+            if performedForOthers > Self.handoffThreshold { handoffRequested = true }
             word.store(me, ordering: .releasing)
             lock.unlock()
             for semaphore in wake { semaphore.signal() }
@@ -104,8 +127,26 @@ final class SerialGate<Op>: @unchecked Sendable {
         lock.lock()
         remote.append(op)
         let acquired = markPendingOrAcquire(me)
+        var semaphore: DispatchSemaphore?
+        if !acquired && handoffRequested && successor == nil {
+            let waiting = DispatchSemaphore(value: 0)
+            successor = (me, waiting)
+            semaphore = waiting
+        }
         lock.unlock()
         if acquired {
+            drainAndRelease(me, perform: perform)
+        } else if let semaphore {
+            // Wait briefly for the owner to hand over. If it does not come (its callback may be waiting
+            // for this very thread), withdraw: the operation stays queued for the owner.
+            if semaphore.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+                lock.lock()
+                let withdrawn = successor?.semaphore === semaphore
+                if withdrawn { successor = nil }
+                lock.unlock()
+                if withdrawn { return }
+                semaphore.wait()
+            }
             drainAndRelease(me, perform: perform)
         }
     }

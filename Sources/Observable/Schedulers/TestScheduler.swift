@@ -97,7 +97,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs everything due by `time` in (time, scheduling order) order, then sets the clock to `time`
-    /// (a time in the past runs what is due now and leaves the clock alone).
+    /// (the clock never moves back: a time in the past runs nothing).
     ///
     /// ```swift
     /// scheduler.advance(to: .seconds(10))

@@ -13,6 +13,10 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     @unchecked Sendable
 {
     @usableFromInline let core: SubjectCore<Value, Failure>
+
+    deinit {
+        core.shutdown()
+    }
     @usableFromInline let latest: LatestValue<Value>
 
     /// Creates a behavior subject holding `value`.
@@ -59,7 +63,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
 final class LatestValue<Value>: @unchecked Sendable {
     // Safety: `value` is only accessed under `lock`.
     @usableFromInline let lock = SpinLock()
-    @usableFromInline var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     @usableFromInline
     init(_ value: Value) {

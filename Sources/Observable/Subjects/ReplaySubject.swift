@@ -15,6 +15,10 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
 {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
+    deinit {
+        core.shutdown()
+    }
+
     /// Creates a replay subject keeping at most `capacity` values (`Int.max`: unlimited, RAC's default).
     ///
     /// ```swift

@@ -15,6 +15,10 @@
 public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverProtocol, @unchecked Sendable {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
+    deinit {
+        core.shutdown()
+    }
+
     /// Creates a subject with no subscribers.
     ///
     /// ```swift

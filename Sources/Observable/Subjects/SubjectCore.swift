@@ -13,15 +13,16 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
         case event(Event<Value, Failure>)
         case add(SubjectEntry<Value, Failure>)
         case remove(SubjectEntry<Value, Failure>)
+        case shutdown
     }
 
     @usableFromInline let gate = SerialGate<Op>()
-    @usableFromInline var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
-    @usableFromInline var buffer: [Value] = []
-    @usableFromInline var bufferStart = 0
+    @usableFromInline @exclusivity(unchecked) var buffer: [Value] = []
+    @usableFromInline @exclusivity(unchecked) var bufferStart = 0
     @usableFromInline let capacity: Int
-    @usableFromInline var terminal: Event<Value, Failure>?
+    @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
     @usableFromInline let terminated = Atomic<Bool>(false)
     /// Called (by the owner) after a value entered the buffer; `BehaviorSubject` mirrors it.
     @usableFromInline let onValue: (@Sendable (Value) -> Void)?
@@ -33,11 +34,16 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
         self.onValue = onValue
     }
 
-    deinit {
-        // No one can send any more: end the remaining subscriptions quietly and free them.
-        for entry in entries {
-            entry.lifetime.dispose()
-        }
+    /// Set by `shutdown()`: the public subject is gone, so nothing can be sent any more.
+    @usableFromInline @exclusivity(unchecked) var isShutDown = false
+
+    /// Called when the public subject deinitializes: nobody can send any more, so the remaining
+    /// subscriptions end quietly and free their closures (entries hold the core strongly — a weak
+    /// back-reference would give the core a side table and slow every retain on the send path).
+    @usableFromInline
+    func shutdown() {
+        terminated.store(true, ordering: .releasing)
+        gate.submit(.shutdown) { self.perform($0) }
     }
 
     @inlinable
@@ -66,6 +72,11 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
             if let index = entries.lastIndex(where: { $0 === entry }) {
                 entries.remove(at: index)
             }
+        case .shutdown:
+            isShutDown = true
+            let snapshot = entries
+            entries = []
+            for entry in snapshot { entry.finish() }
         }
     }
 
@@ -107,6 +118,10 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func add(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.load(ordering: .relaxed) { return }
+        if isShutDown {
+            entry.finish()
+            return
+        }
         if capacity > 0 {
             // Replay; values sent meanwhile (even by these callbacks) queue behind this operation.
             var index = bufferStart
@@ -133,7 +148,9 @@ final class SubjectEntry<Value, Failure: Error>: Disposable, @unchecked Sendable
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let disposed = Atomic<Bool>(false)
-    @usableFromInline weak let core: SubjectCore<Value, Failure>?
+    /// Strong: the core ends every remaining entry when its subject goes away (`shutdown()`), and a
+    /// removed or finished entry is released, so there is no lasting cycle.
+    @usableFromInline let core: SubjectCore<Value, Failure>
 
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, core: SubjectCore<Value, Failure>) {
@@ -154,7 +171,6 @@ final class SubjectEntry<Value, Failure: Error>: Disposable, @unchecked Sendable
     @usableFromInline
     func dispose() {
         if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        guard let core else { return }
         core.gate.submit(.remove(self)) { core.perform($0) }
         core.gate.waitForOwner()
     }

@@ -169,6 +169,30 @@ final class SubjectTests: XCTestCase {
         }
     }
 
+    func testDisposeReturnsWhileAnotherThreadFloodsTheSubject() {
+        // A thread that takes the gate over must not be kept delivering another thread's endless sends.
+        for _ in 0..<20 {
+            let subject = Subject<Int, Never>()
+            let received = Counter()
+            subject.subscribe(next: { _ in received.increment() })
+            let subscription = subject.subscribe(next: { _ in })
+            let stop = AtomicFlag()
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                var value = 0
+                while !stop.isSet {
+                    subject.send(value)
+                    value += 1
+                }
+            }
+            while received.value < 1_000 { sched_yield() }
+            subscription.dispose()  // must return although the other thread never stops sending
+            stop.set()
+            group.wait()
+            XCTAssertTrue(subscription.isDisposed)
+        }
+    }
+
     func testDisposeWaitsForCallbackRunningOnAnotherThread() {
         let subject = Subject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)

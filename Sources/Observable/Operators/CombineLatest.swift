@@ -1,0 +1,248 @@
+extension SignalConvertible {
+    /// Combines the latest values of this signal and `other` into pairs (RAC's `combineLatestWith:`).
+    ///
+    /// Nothing is sent until both have sent a value; from then on every value of either side sends
+    /// the pair of the latest values. The result fails as soon as either side fails, and completes
+    /// only when both have completed. Disposing the subscription disposes both upstreams.
+    ///
+    /// ```swift
+    /// let name = Subject<String, Never>()
+    /// let age = Subject<Int, Never>()
+    /// name.combineLatest(with: age).subscribe(next: { print($0) })
+    /// name.send("Ann")   // nothing yet
+    /// age.send(30)       // ("Ann", 30)
+    /// name.send("Bob")   // ("Bob", 30)
+    /// ```
+    /// Marble:
+    /// ```
+    /// self:   -a-----b---|
+    /// other:  ---1-2----3---|
+    /// result: ---(a,1)-(a,2)-(b,2)-(b,3)---|
+    /// ```
+    /// Events of both sides are serialized (they may arrive on different threads); the observer
+    /// never runs two events at once. It may complete or dispose either side from inside its callback.
+    @inlinable
+    public func combineLatest<Other: SignalConvertible>(
+        with other: Other
+    ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
+        let first = signal
+        let second = other.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var state = CombineLatestPairState<Value, Other.Value>()
+            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .first(.next(let value)):
+                    state.first = value
+                    if let latest = state.second { sink.send(.next((value, latest))) }
+                case .second(.next(let value)):
+                    state.second = value
+                    if let latest = state.first { sink.send(.next((latest, value))) }
+                case .first(.error(let failure)), .second(.error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .first(.completed):
+                    state.firstCompleted = true
+                    if state.secondCompleted {
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    }
+                case .second(.completed):
+                    state.secondCompleted = true
+                    if state.firstCompleted {
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    }
+                case .gone:
+                    state.live -= 1
+                    if state.live == 0 { lifetime.dispose() }
+                }
+            }
+            guard
+                first.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
+            else { return }
+            second.startAsInput(
+                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
+        })
+    }
+}
+
+/// The per-subscription state of a two-input `combineLatest`, kept in one captured variable.
+@usableFromInline
+struct CombineLatestPairState<First, Second> {
+    @usableFromInline var first: First?
+    @usableFromInline var second: Second?
+    @usableFromInline var firstCompleted = false
+    @usableFromInline var secondCompleted = false
+    /// Inputs whose subscription is still alive.
+    @usableFromInline var live = 2
+
+    @inlinable
+    init() {}
+}
+
+extension Signal {
+    /// Combines the latest values of two signals (RAC's `+combineLatest:`); see
+    /// ``SignalConvertible/combineLatest(with:)``. Reduce the pairs with `map`
+    /// (RAC's `+combineLatest:reduce:`).
+    ///
+    /// ```swift
+    /// // The seeds' login form: the button is enabled when both fields are valid.
+    /// let enabled = Signal.combineLatest(validUsername, validPassword).map { $0 && $1 }
+    /// ```
+    /// Marble: `a: -t---f-`, `b: ---t---` → `---(t,t)-(f,t)-`
+    @inlinable
+    public static func combineLatest<A: SignalConvertible, B: SignalConvertible>(
+        _ a: A, _ b: B
+    ) -> Signal where Value == (A.Value, B.Value), A.Failure == Failure, B.Failure == Failure {
+        a.combineLatest(with: b)
+    }
+
+    /// Combines the latest values of three signals into triples; nothing is sent until each has sent
+    /// a value, it fails when any fails and completes when all have completed.
+    ///
+    /// ```swift
+    /// Signal.combineLatest(name, age, city).map { "\($0) (\($1)), \($2)" }
+    /// ```
+    /// Marble: `a: -1----`, `b: --x---`, `c: ---T-F-` → `---(1,x,T)-(1,x,F)-`
+    @inlinable
+    public static func combineLatest<A: SignalConvertible, B: SignalConvertible, C: SignalConvertible>(
+        _ a: A, _ b: B, _ c: C
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure
+    {
+        a.combineLatest(with: b).combineLatest(with: c).map { ($0.0, $0.1, $1) }
+    }
+
+    /// Combines the latest values of four signals into 4-tuples; see
+    /// ``combineLatest(_:_:_:)``.
+    ///
+    /// ```swift
+    /// Signal.combineLatest(a, b, c, d).map { $0 + $1 + $2 + $3 }
+    /// ```
+    /// Marble: `a: 1---`, `b: -2--`, `c: --3-`, `d: ---4` → `---(1,2,3,4)`
+    @inlinable
+    public static func combineLatest<
+        A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible
+    >(
+        _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value, D.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure
+    {
+        a.combineLatest(with: b).combineLatest(with: c).combineLatest(with: d)
+            .map { ($0.0.0, $0.0.1, $0.1, $1) }
+    }
+
+    /// Combines the latest values of five signals into 5-tuples; see
+    /// ``combineLatest(_:_:_:)``.
+    ///
+    /// ```swift
+    /// Signal.combineLatest(a, b, c, d, e).map { [$0, $1, $2, $3, $4].allSatisfy { $0 } }
+    /// ```
+    /// Marble: `a: 1----`, …, `e: ----5` → `----(1,2,3,4,5)`
+    @inlinable
+    public static func combineLatest<
+        A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible,
+        E: SignalConvertible
+    >(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value, D.Value, E.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure,
+        E.Failure == Failure
+    {
+        a.combineLatest(with: b).combineLatest(with: c).combineLatest(with: d).combineLatest(with: e)
+            .map { ($0.0.0.0, $0.0.0.1, $0.0.1, $0.1, $1) }
+    }
+
+    /// Combines the latest values of six signals into 6-tuples; see
+    /// ``combineLatest(_:_:_:)``.
+    ///
+    /// ```swift
+    /// Signal.combineLatest(a, b, c, d, e, f).map { $0.0 }
+    /// ```
+    /// Marble: `a: 1-----`, …, `f: -----6` → `-----(1,2,3,4,5,6)`
+    @inlinable
+    public static func combineLatest<
+        A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible,
+        E: SignalConvertible, F: SignalConvertible
+    >(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure,
+        E.Failure == Failure, F.Failure == Failure
+    {
+        a.combineLatest(with: b).combineLatest(with: c).combineLatest(with: d).combineLatest(with: e)
+            .combineLatest(with: f)
+            .map { ($0.0.0.0.0, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1, $1) }
+    }
+
+    /// Combines the latest values of any number of same-typed signals into arrays, in the order of
+    /// `signals` (RAC's `+combineLatest:` on an array).
+    ///
+    /// Nothing is sent until every signal has sent a value; it fails when any fails and completes
+    /// when all have completed. **An empty collection completes at once** without sending (as RAC's
+    /// `+combineLatest:@[]`). The collection is read once, when this signal is created.
+    ///
+    /// ```swift
+    /// let checks: [Signal<Bool, Never>] = [nameValid, emailValid, termsAccepted]
+    /// Signal.combineLatest(checks).map { $0.allSatisfy { $0 } }   // the form is valid
+    /// ```
+    /// Marble: `a: -1---3-`, `b: ---2---` → `---[1,2]-[3,2]-`
+    @inlinable
+    public static func combineLatest<Signals: Sequence>(
+        _ signals: Signals
+    ) -> Signal
+    where
+        Signals.Element: SignalConvertible, Value == [Signals.Element.Value],
+        Failure == Signals.Element.Failure
+    {
+        let sources = signals.map(\.signal)
+        return Signal(unsafeStart: { sink, lifetime in
+            let count = sources.count
+            if count == 0 {
+                sink.send(.completed)
+                lifetime.dispose()
+                return
+            }
+            var latest = [Signals.Element.Value?](repeating: nil, count: count)
+            var missing = count
+            var running = count
+            var live = count
+            let mailbox = Mailbox<IndexedInput<Signals.Element.Value, Failure>>(lifetime: lifetime) {
+                input in
+                switch input {
+                case .event(let index, .next(let value)):
+                    if case .none = latest[index] { missing -= 1 }
+                    latest[index] = value
+                    if missing == 0 { sink.send(.next(latest.compactMap { $0 })) }
+                case .event(_, .error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .event(_, .completed):
+                    running -= 1
+                    if running == 0 {
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    }
+                case .gone:
+                    live -= 1
+                    if live == 0 { lifetime.dispose() }
+                }
+            }
+            for (index, source) in sources.enumerated() {
+                let started = source.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.event(index, $0)) },
+                    gone: { mailbox.post(.gone) })
+                if !started { return }
+            }
+        })
+    }
+}

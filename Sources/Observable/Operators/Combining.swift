@@ -1,0 +1,319 @@
+extension SignalConvertible {
+    /// Sends this signal's events, then — once it completes — subscribes to `other` and sends its
+    /// events (RAC's `concat:`).
+    ///
+    /// `other` is subscribed only when this signal completes, and not at all if it fails (the error
+    /// is sent and ends the result). Disposing the subscription disposes whichever is running.
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2]).concat(Signal(values: [3])).subscribe(next: { print($0) })   // 1 2 3
+    /// ```
+    /// Marble: `-1-2-|` concat `-3-|` → `-1-2--3-|`
+    @inlinable
+    public func concat<Other: SignalConvertible>(
+        _ other: Other
+    ) -> Signal<Value, Failure> where Other.Value == Value, Other.Failure == Failure {
+        let first = signal
+        let second = other.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            // The first signal runs in a child: its completion disposes only the child.
+            let child = CompositeDisposable()
+            guard let key = lifetime.add(child) else { return }
+            first.start(
+                Sink { event in
+                    switch event {
+                    case .next:
+                        sink.send(event)
+                    case .error:
+                        sink.send(event)
+                        lifetime.dispose()
+                    case .completed:
+                        lifetime.remove(key)
+                        if lifetime.isDisposed { return }
+                        second.start(sink, in: lifetime)
+                    }
+                }, in: child)
+        })
+    }
+
+    /// Ignores this signal's values; when it completes, continues with the signal that `next`
+    /// returns (RAC's `then:`). `next` runs once per subscription, at that moment.
+    ///
+    /// An error of this signal is sent and `next` is not called.
+    ///
+    /// ```swift
+    /// save(document)                       // Signal<Void, IOError>
+    ///     .then { load(summaryOf: document) }   // Signal<Summary, IOError>
+    ///     .subscribe(next: { show($0) })
+    /// ```
+    /// Marble: `-a-b-|` then `-x-|` → `------x-|`
+    @inlinable
+    public func then<Next: SignalConvertible>(
+        _ next: @escaping () -> Next
+    ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
+        let first = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            let child = CompositeDisposable()
+            guard let key = lifetime.add(child) else { return }
+            first.start(
+                Sink { event in
+                    switch event {
+                    case .next:
+                        return
+                    case .error(let failure):
+                        sink.send(.error(failure))
+                        lifetime.dispose()
+                    case .completed:
+                        lifetime.remove(key)
+                        if lifetime.isDisposed { return }
+                        next().signal.start(sink, in: lifetime)
+                    }
+                }, in: child)
+        })
+    }
+
+    /// Sends the values of this signal and `other` as they arrive (RAC's `merge:`).
+    ///
+    /// Completes when both have completed; fails as soon as either fails (and disposes the other).
+    /// `Signal.merge(_:)` merges any number of signals.
+    ///
+    /// ```swift
+    /// let taps = Subject<String, Never>()
+    /// let keys = Subject<String, Never>()
+    /// taps.merge(with: keys).subscribe(next: { print($0) })
+    /// taps.send("tap"); keys.send("enter")   // tap, enter
+    /// ```
+    /// Marble: `-a---b-|` merge `--1-2---|` → `-a1--2b-|` (all values in arrival order)
+    @inlinable
+    public func merge<Other: SignalConvertible>(
+        with other: Other
+    ) -> Signal<Value, Failure> where Other.Value == Value, Other.Failure == Failure {
+        Signal.mergeSignals([signal, other.signal])
+    }
+
+    /// Prepends `value`: sends it on subscription, then this signal's events (RAC's `startWith:`).
+    ///
+    /// ```swift
+    /// searchText.startWith("").subscribe(next: { print("query:", $0) })   // query: (empty) first
+    /// ```
+    /// Marble: `--a--b-|` → `x-a--b-|`
+    @inlinable
+    public func startWith(_ value: Value) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            sink.send(.next(value))
+            if lifetime.isDisposed { return }
+            upstream.start(sink, in: lifetime)
+        })
+    }
+
+    /// Pairs each value of this signal with the latest value of `other` (ReactiveX's
+    /// `withLatestFrom`).
+    ///
+    /// Values of this signal that arrive before `other` has sent anything are dropped. `other` is
+    /// subscribed first, so a value it sends on subscription is already there for this signal's
+    /// first value. The result completes when this signal completes (the completion of `other` only
+    /// freezes its latest value) and fails when either fails.
+    ///
+    /// ```swift
+    /// submitTapped.withLatestFrom(formContents)
+    ///     .subscribe(next: { _, form in send(form) })
+    /// ```
+    /// Marble:
+    /// ```
+    /// self:   -a---b--c-|
+    /// other:  --1----2---
+    /// result: -----(b,1)--(c,2)-|
+    /// ```
+    @inlinable
+    public func withLatestFrom<Other: SignalConvertible>(
+        _ other: Other
+    ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
+        let source = signal
+        let latestSource = other.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var latest: Other.Value?
+            var live = 2
+            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .first(.next(let value)):
+                    if let latest { sink.send(.next((value, latest))) }
+                case .second(.next(let value)):
+                    latest = value
+                case .first(.error(let failure)), .second(.error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .first(.completed):
+                    sink.send(.completed)
+                    lifetime.dispose()
+                case .second(.completed):
+                    break
+                case .gone:
+                    live -= 1
+                    if live == 0 { lifetime.dispose() }
+                }
+            }
+            guard
+                latestSource.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
+            else { return }
+            source.startAsInput(
+                in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
+        })
+    }
+
+    /// Sends each value together with the value before it; the first value is paired with
+    /// `initial` (RAC's `combinePreviousWithStart:reduce:`; reduce the pairs with `map`).
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2, 3]).combinePrevious(0).map { $1 - $0 }   // 1, 1, 1
+    /// ```
+    /// Marble: `-1-2-3-|` with `0` → `-(0,1)-(1,2)-(2,3)-|`
+    @inlinable
+    public func combinePrevious(_ initial: Value) -> Signal<(Value, Value), Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var previous = initial
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        let pair = (previous, value)
+                        previous = value
+                        sink.send(.next(pair))
+                    case .error(let failure):
+                        sink.send(.error(failure))
+                    case .completed:
+                        sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Sends the latest value of this signal each time `sampler` sends a value (RAC's `sample:`).
+    ///
+    /// Nothing is sent for a sampler value that arrives before this signal has sent anything; the
+    /// same value is sent again if the sampler fires twice without a new value in between. The
+    /// result completes when either signal completes and fails when either fails.
+    ///
+    /// ```swift
+    /// let position = Subject<Int, Never>()
+    /// let tick = Subject<Void, Never>()
+    /// position.sample(on: tick).subscribe(next: { print($0) })
+    /// position.send(1); position.send(2)
+    /// tick.send()   // 2
+    /// tick.send()   // 2
+    /// ```
+    /// Marble:
+    /// ```
+    /// self:    -1-2----3---
+    /// sampler: --x---x---xx
+    /// result:  --1---2---33
+    /// ```
+    @inlinable
+    public func sample<Sampler: SignalConvertible>(
+        on sampler: Sampler
+    ) -> Signal<Value, Failure> where Sampler.Failure == Failure {
+        let source = signal
+        let trigger = sampler.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var latest: Value?
+            var live = 2
+            let mailbox = Mailbox<BinaryInput<Value, Sampler.Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .first(.next(let value)):
+                    latest = value
+                case .second(.next):
+                    if let latest { sink.send(.next(latest)) }
+                case .first(.error(let failure)), .second(.error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .first(.completed), .second(.completed):
+                    sink.send(.completed)
+                    lifetime.dispose()
+                case .gone:
+                    live -= 1
+                    if live == 0 { lifetime.dispose() }
+                }
+            }
+            guard
+                source.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
+            else { return }
+            trigger.startAsInput(
+                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
+        })
+    }
+}
+
+extension Signal {
+    /// Sends the values of all `signals` as they arrive (RAC's `+merge:`).
+    ///
+    /// Completes when all have completed; fails as soon as one fails (the others are disposed, and
+    /// signals not yet subscribed are never subscribed). **No signals: completes at once.** The
+    /// signals are subscribed in order; the collection is read once, when this signal is created.
+    ///
+    /// ```swift
+    /// let sources: [Signal<String, Never>] = [mouse, keyboard, network]
+    /// Signal.merge(sources).subscribe(next: { log($0) })
+    /// ```
+    /// Marble: `a: -1---3-|`, `b: --2-----|` → `-12--3--|`
+    @inlinable
+    public static func merge<Signals: Sequence>(
+        _ signals: Signals
+    ) -> Signal
+    where Signals.Element: SignalConvertible, Signals.Element.Value == Value, Signals.Element.Failure == Failure {
+        mergeSignals(signals.map(\.signal))
+    }
+
+    /// Sends the values of all the given signals as they arrive (RAC's `+merge:`), with the
+    /// same rules as the form that takes a collection.
+    ///
+    /// ```swift
+    /// Signal.merge(saveTapped, autosaveTimer, quitRequested).subscribe(next: { save() })
+    /// ```
+    /// Marble: `a: -1---|`, `b: --2-|`, `c: ---3-|` → `-123--|`
+    @inlinable
+    public static func merge<Source: SignalConvertible>(
+        _ signals: Source...
+    ) -> Signal where Source.Value == Value, Source.Failure == Failure {
+        mergeSignals(signals.map(\.signal))
+    }
+
+    @inlinable
+    static func mergeSignals(_ sources: [Signal]) -> Signal {
+        Signal(unsafeStart: { sink, lifetime in
+            let count = sources.count
+            if count == 0 {
+                sink.send(.completed)
+                lifetime.dispose()
+                return
+            }
+            var running = count
+            var live = count
+            let mailbox = Mailbox<IndexedInput<Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .event(_, .next(let value)):
+                    sink.send(.next(value))
+                case .event(_, .error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .event(_, .completed):
+                    running -= 1
+                    if running == 0 {
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    }
+                case .gone:
+                    live -= 1
+                    if live == 0 { lifetime.dispose() }
+                }
+            }
+            for source in sources {
+                let started = source.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.event(0, $0)) }, gone: { mailbox.post(.gone) })
+                if !started { return }
+            }
+        })
+    }
+}

@@ -1,0 +1,196 @@
+extension Signal where Value == Int, Failure == Never {
+    /// Sends `0`, `1`, `2`, … every `period` on `scheduler`, starting one period after subscription
+    /// (RAC's `+interval:onScheduler:`, which sends dates; Tether sends tick numbers).
+    ///
+    /// Runs until disposed. Each subscription has its own timer and counts from zero. Periods shorter
+    /// than a nanosecond are treated as one nanosecond. ``ImmediateScheduler`` cannot repeat without
+    /// blocking forever, so there the signal sends `0` once after blocking for `period` (RAC forbids
+    /// the immediate scheduler here); use ``QueueScheduler`` or ``TestScheduler``.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// Signal.interval(.seconds(1), on: scheduler).subscribe(next: { print($0) })
+    /// scheduler.advance(by: .seconds(3))   // 0 (at 1 s), 1 (at 2 s), 2 (at 3 s)
+    /// ```
+    /// Marble (one dash per period): `` → `-0-1-2-3-…`
+    @inlinable
+    public static func interval<S: Scheduler>(_ period: Duration, on scheduler: S) -> Signal<Int, Never> {
+        let period = max(period, .nanoseconds(1))
+        return Signal(unsafeStart: { sink, lifetime in
+            var tick = 0
+            let mailbox = Mailbox<Void>(lifetime: lifetime) { _ in
+                let current = tick
+                tick &+= 1
+                sink.send(.next(current))
+            }
+            lifetime.add(scheduler.schedule(after: period, interval: period) { mailbox.post(()) })
+        })
+    }
+}
+
+/// What a ``SignalConvertible/delay(_:on:)`` subscription reacts to.
+@usableFromInline
+enum DelayInput<Value, Failure: Error> {
+    /// An event from the source and the scheduler's time when it arrived.
+    case upstream(Event<Value, Failure>, at: Duration)
+    /// The timer for the oldest delayed event fired.
+    case timer
+}
+
+/// The events a ``SignalConvertible/delay(_:on:)`` subscription holds back, oldest first, with the
+/// time each one is due. One timer runs at a time, for the oldest event.
+@usableFromInline
+struct DelayState<Value, Failure: Error> {
+    @usableFromInline var queue: [(due: Duration, event: Event<Value, Failure>)] = []
+    @usableFromInline var head = 0
+    @usableFromInline var timerArmed = false
+
+    @inlinable
+    init() {}
+
+    /// Holds back `event` until `due`. Returns whether a timer must be armed for it.
+    @inlinable
+    mutating func hold(_ event: Event<Value, Failure>, until due: Duration) -> Bool {
+        queue.append((due, event))
+        if timerArmed { return false }
+        timerArmed = true
+        return true
+    }
+
+    /// The oldest event if it is due at `now`, or unconditionally when `force` is set (the timer
+    /// armed for it fired, whatever a clock read a moment later says).
+    @inlinable
+    mutating func popDue(now: Duration, force: Bool) -> Event<Value, Failure>? {
+        guard head < queue.count, force || queue[head].due <= now else { return nil }
+        let event = queue[head].event
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: queue.count <= 64)
+            head = 0
+        } else if head >= 64 && head * 2 >= queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        return event
+    }
+
+    /// After the due events were sent: how long to wait for the next one, or `nil` when none is left.
+    @inlinable
+    mutating func nextWait(now: Duration) -> Duration? {
+        guard head < queue.count else {
+            timerArmed = false
+            return nil
+        }
+        return max(queue[head].due - now, .zero)
+    }
+}
+
+/// What a ``SignalConvertible/timeout(after:raising:on:)`` subscription reacts to.
+@usableFromInline
+enum TimeoutInput<Value, Failure: Error> {
+    case upstream(Event<Value, Failure>)
+    case timeout
+}
+
+extension SignalConvertible where Value: Sendable {
+    /// Sends each value and the completion `interval` later, on `scheduler`; errors pass at once and
+    /// drop what is still held back (RAC's `delay:`).
+    ///
+    /// Order is kept. Disposing cancels the held-back events and the timer. Values are delivered from
+    /// the scheduler's thread, hence `Value: Sendable`. A negative interval counts as zero.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let clicks = Subject<Int, Never>()
+    /// clicks.delay(.seconds(1), on: scheduler).subscribe(next: { print($0) })
+    /// clicks.send(1)                          // nothing yet
+    /// scheduler.advance(by: .seconds(1))      // 1
+    /// ```
+    /// Marble (delay of two dashes): `-1-2-|` → `---1-2-|`; `-1-#` → `---#` (error at once)
+    @inlinable
+    public func delay<S: Scheduler>(_ interval: Duration, on scheduler: S) -> Signal<Value, Failure> {
+        let upstream = signal
+        let interval = max(interval, .zero)
+        return Signal(unsafeStart: { sink, lifetime in
+            var state = DelayState<Value, Failure>()
+            let timer = SerialDisposable()
+            // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
+            weak var weakMailbox: Mailbox<DelayInput<Value, Failure>>?
+            let mailbox = Mailbox<DelayInput<Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .upstream(.error(let failure), _):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                case .upstream(let event, let time):
+                    if state.hold(event, until: time + interval), let mailbox = weakMailbox {
+                        timer.inner = scheduler.schedule(after: interval) { mailbox.post(.timer) }
+                    }
+                case .timer:
+                    let now = scheduler.now
+                    var force = true
+                    while let event = state.popDue(now: now, force: force) {
+                        force = false
+                        sink.send(event)
+                        if event.isTerminal {
+                            lifetime.dispose()
+                            return
+                        }
+                        if lifetime.isDisposed { return }
+                    }
+                    if let wait = state.nextWait(now: now), let mailbox = weakMailbox {
+                        timer.inner = scheduler.schedule(after: wait) { mailbox.post(.timer) }
+                    }
+                }
+            }
+            weakMailbox = mailbox
+            lifetime.add(timer)
+            // The source's completion must not end the subscription before the delayed events went out.
+            let source = CompositeDisposable()
+            lifetime.add(source)
+            upstream.start(Sink { event in mailbox.post(.upstream(event, at: scheduler.now)) }, in: source)
+        })
+    }
+}
+
+extension SignalConvertible {
+    /// Fails with `error` unless the source finishes (completes or fails) within `interval` of the
+    /// subscription; the source is then disposed (RAC's `timeout:onScheduler:`).
+    ///
+    /// Values pass through at once and do not restart the clock. After the source finished, or
+    /// after the subscription was disposed, the timeout never fires. Use ``QueueScheduler`` or
+    /// ``TestScheduler``: ``ImmediateScheduler`` would block for `interval` and then time out before
+    /// subscribing.
+    ///
+    /// ```swift
+    /// enum LoadError: Error { case timedOut, failed }
+    /// let scheduler = TestScheduler()
+    /// let reply = Subject<String, LoadError>()
+    /// reply.timeout(after: .seconds(5), raising: .timedOut, on: scheduler)
+    ///     .subscribe(error: { print($0) })
+    /// scheduler.advance(by: .seconds(5))   // timedOut
+    /// ```
+    /// Marble (timeout after four dashes): `-1----2-|` → `-1--#`; `-1-|` → `-1-|`
+    @inlinable
+    public func timeout<S: Scheduler>(after interval: Duration, raising error: Failure, on scheduler: S)
+        -> Signal<Value, Failure>
+    {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            let mailbox = Mailbox<TimeoutInput<Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .upstream(let event):
+                    sink.send(event)
+                    if event.isTerminal { lifetime.dispose() }
+                case .timeout:
+                    sink.send(.error(error))
+                    lifetime.dispose()
+                }
+            }
+            lifetime.add(scheduler.schedule(after: interval) { mailbox.post(.timeout) })
+            if lifetime.isDisposed { return }
+            let source = CompositeDisposable()
+            lifetime.add(source)
+            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
+        })
+    }
+}

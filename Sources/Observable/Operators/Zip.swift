@@ -1,0 +1,257 @@
+extension SignalConvertible {
+    /// Pairs the values of this signal and `other` by position: the first with the first, the second
+    /// with the second, … (RAC's `zipWith:`).
+    ///
+    /// The faster side's values are buffered until the other side catches up. The result fails as
+    /// soon as either side fails, and completes — as in RAC — as soon as no new pair is possible: when
+    /// one side has completed and its buffered values have all been paired. Disposing the
+    /// subscription disposes both upstreams.
+    ///
+    /// ```swift
+    /// let letters = Subject<String, Never>()
+    /// let numbers = Subject<Int, Never>()
+    /// letters.zip(with: numbers).subscribe(next: { print($0) })
+    /// letters.send("a"); letters.send("b")   // nothing yet
+    /// numbers.send(1)                        // ("a", 1)
+    /// numbers.send(2)                        // ("b", 2)
+    /// ```
+    /// Marble:
+    /// ```
+    /// self:   -a-b---c-|
+    /// other:  ---1-2-----3-
+    /// result: ---(a,1)-(b,2)---(c,3)|
+    /// ```
+    /// Events of both sides are serialized (they may arrive on different threads).
+    @inlinable
+    public func zip<Other: SignalConvertible>(
+        with other: Other
+    ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
+        let first = signal
+        let second = other.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var state = ZipPairState<Value, Other.Value>()
+            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .first(.next(let value)):
+                    if state.second.isEmpty {
+                        state.first.append(value)
+                        return
+                    }
+                    sink.send(.next((value, state.second.removeFirst())))
+                case .second(.next(let value)):
+                    if state.first.isEmpty {
+                        state.second.append(value)
+                        return
+                    }
+                    sink.send(.next((state.first.removeFirst(), value)))
+                case .first(.error(let failure)), .second(.error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                    return
+                case .first(.completed):
+                    state.firstCompleted = true
+                case .second(.completed):
+                    state.secondCompleted = true
+                case .gone:
+                    state.live -= 1
+                    if state.live == 0 { lifetime.dispose() }
+                    return
+                }
+                // RAC's rule: complete once a side has completed and all its values were paired.
+                if state.isExhausted, !lifetime.isDisposed {
+                    sink.send(.completed)
+                    lifetime.dispose()
+                }
+            }
+            guard
+                first.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
+            else { return }
+            second.startAsInput(
+                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
+        })
+    }
+}
+
+/// The per-subscription state of a two-input `zip`, kept in one captured variable.
+@usableFromInline
+struct ZipPairState<First, Second> {
+    @usableFromInline var first = ZipBuffer<First>()
+    @usableFromInline var second = ZipBuffer<Second>()
+    @usableFromInline var firstCompleted = false
+    @usableFromInline var secondCompleted = false
+    /// Inputs whose subscription is still alive.
+    @usableFromInline var live = 2
+
+    @inlinable
+    init() {}
+
+    /// Whether no further pair is possible.
+    @inlinable
+    var isExhausted: Bool {
+        (firstCompleted && first.isEmpty) || (secondCompleted && second.isEmpty)
+    }
+}
+
+/// A FIFO of values waiting for their partners. Popping is O(1) amortized; when it empties, the
+/// storage is reused, so a steady zip does not allocate per value.
+@usableFromInline
+struct ZipBuffer<Element> {
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { head == storage.count }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    /// Removes and returns the oldest value. The buffer must not be empty.
+    @inlinable
+    mutating func removeFirst() -> Element {
+        let element = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: storage.capacity <= 64)
+            head = 0
+        } else if head >= 32, head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}
+
+extension Signal {
+    /// Zips two signals into pairs by position (RAC's `+zip:`); see ``SignalConvertible/zip(with:)``.
+    /// Reduce the pairs with `map` (RAC's `+zip:reduce:`).
+    ///
+    /// ```swift
+    /// Signal.zip(requests, responses).map { "\($0) → \($1)" }
+    /// ```
+    /// Marble: `a: -1-2-3-|`, `b: --x--y-` → `--(1,x)--(2,y)-`
+    @inlinable
+    public static func zip<A: SignalConvertible, B: SignalConvertible>(
+        _ a: A, _ b: B
+    ) -> Signal where Value == (A.Value, B.Value), A.Failure == Failure, B.Failure == Failure {
+        a.zip(with: b)
+    }
+
+    /// Zips three signals into triples by position. As in RAC (which folds `zipWith:` over the
+    /// inputs), it completes once no further triple is possible.
+    ///
+    /// ```swift
+    /// Signal.zip(a, b, c).map { $0 + $1 + $2 }
+    /// ```
+    /// Marble: `a: 1-2-`, `b: -x-y`, `c: --T-` → `--(1,x,T)-`
+    @inlinable
+    public static func zip<A: SignalConvertible, B: SignalConvertible, C: SignalConvertible>(
+        _ a: A, _ b: B, _ c: C
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure
+    {
+        a.zip(with: b).zip(with: c).map { ($0.0, $0.1, $1) }
+    }
+
+    /// Zips four signals into 4-tuples by position; see ``zip(_:_:_:)``.
+    ///
+    /// ```swift
+    /// Signal.zip(a, b, c, d).map { [$0, $1, $2, $3] }
+    /// ```
+    /// Marble: `a: 1---`, `b: -2--`, `c: --3-`, `d: ---4` → `---(1,2,3,4)`
+    @inlinable
+    public static func zip<
+        A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible
+    >(
+        _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> Signal
+    where
+        Value == (A.Value, B.Value, C.Value, D.Value),
+        A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure
+    {
+        a.zip(with: b).zip(with: c).zip(with: d).map { ($0.0.0, $0.0.1, $0.1, $1) }
+    }
+
+    /// Zips any number of same-typed signals into arrays by position, in the order of `signals`
+    /// (RAC's `+zip:` on an array).
+    ///
+    /// It fails when any input fails and completes once no further array is possible (an input has
+    /// completed and its buffered values were all used). **An empty collection completes at once**
+    /// without sending (as RAC's `+zip:@[]`). The collection is read once, when this signal is created.
+    ///
+    /// ```swift
+    /// Signal.zip([first, second, third]).map { $0.reduce(0, +) }
+    /// ```
+    /// Marble: `a: -1-2-`, `b: --x--y` → `--[1,x]--[2,y]`
+    @inlinable
+    public static func zip<Signals: Sequence>(
+        _ signals: Signals
+    ) -> Signal
+    where
+        Signals.Element: SignalConvertible, Value == [Signals.Element.Value],
+        Failure == Signals.Element.Failure
+    {
+        let sources = signals.map(\.signal)
+        return Signal(unsafeStart: { sink, lifetime in
+            let count = sources.count
+            if count == 0 {
+                sink.send(.completed)
+                lifetime.dispose()
+                return
+            }
+            var buffers = [ZipBuffer<Signals.Element.Value>](repeating: ZipBuffer(), count: count)
+            var completed = [Bool](repeating: false, count: count)
+            /// Inputs with at least one buffered value.
+            var filled = 0
+            var live = count
+            let mailbox = Mailbox<IndexedInput<Signals.Element.Value, Failure>>(lifetime: lifetime) {
+                input in
+                switch input {
+                case .event(let index, .next(let value)):
+                    if buffers[index].isEmpty { filled += 1 }
+                    buffers[index].append(value)
+                    guard filled == count else { return }
+                    var values: [Signals.Element.Value] = []
+                    values.reserveCapacity(count)
+                    for position in 0..<count {
+                        values.append(buffers[position].removeFirst())
+                        if buffers[position].isEmpty { filled -= 1 }
+                    }
+                    sink.send(.next(values))
+                case .event(_, .error(let failure)):
+                    sink.send(.error(failure))
+                    lifetime.dispose()
+                    return
+                case .event(let index, .completed):
+                    completed[index] = true
+                case .gone:
+                    live -= 1
+                    if live == 0 { lifetime.dispose() }
+                    return
+                }
+                var exhausted = false
+                for position in 0..<count where completed[position] && buffers[position].isEmpty {
+                    exhausted = true
+                    break
+                }
+                if exhausted, !lifetime.isDisposed {
+                    sink.send(.completed)
+                    lifetime.dispose()
+                }
+            }
+            for (index, source) in sources.enumerated() {
+                let started = source.startAsInput(
+                    in: lifetime, sink: Sink { mailbox.post(.event(index, $0)) },
+                    gone: { mailbox.post(.gone) })
+                if !started { return }
+            }
+        })
+    }
+}
