@@ -10,9 +10,10 @@ import Foundation
 // and called outside it) and the pipeline fused into one closure. No operator objects, no events.
 
 /// Accumulates what the observers saw; returned as the checksum.
+/// Its fields skip the runtime exclusivity check (every implementation uses it the same way).
 final class Counter: @unchecked Sendable {
-    var sum: UInt64 = 0
-    var count: UInt64 = 0
+    @exclusivity(unchecked) var sum: UInt64 = 0
+    @exclusivity(unchecked) var count: UInt64 = 0
 
     var checksum: UInt64 { sum &* 31 &+ count }
 }
@@ -37,11 +38,13 @@ final class PthreadMutex: @unchecked Sendable {
 }
 
 /// The minimal thread-safe observer list: add returns a token that removes the closure again.
+/// Its state is guarded by the mutex, so it opts out of the runtime exclusivity check, as an expert's
+/// hand-written list would.
 final class ObserverList<Value>: @unchecked Sendable {
     typealias Entry = (id: Int, action: (Value) -> Void)
     let mutex = PthreadMutex()
-    var entries: [Entry] = []
-    var nextID = 0
+    @exclusivity(unchecked) var entries: [Entry] = []
+    @exclusivity(unchecked) var nextID = 0
 
     @discardableResult
     func add(_ action: @escaping (Value) -> Void) -> ObserverToken<Value> {
@@ -84,6 +87,14 @@ final class ObserverToken<Value> {
     }
 }
 
+/// Fused operator state (W4's latest values, W5's generation), serialized by its sources.
+final class PairState {
+    @exclusivity(unchecked) var a = 0
+    @exclusivity(unchecked) var b = 0
+    @exclusivity(unchecked) var hasA = false
+    @exclusivity(unchecked) var hasB = false
+}
+
 // MARK: - Property baselines (W6, W9)
 
 /// W6 with 0 observers: the floor.
@@ -102,7 +113,7 @@ final class DidSetModel {
 /// W6 `MutableProperty` baseline: a mutex-protected value that calls a closure after each set.
 final class LockedProperty: @unchecked Sendable {
     let mutex = PthreadMutex()
-    var storage = 0
+    @exclusivity(unchecked) var storage = 0
     var onChange: ((Int) -> Void)?
 
     var value: Int {
@@ -199,19 +210,16 @@ enum Baseline {
         let a = ObserverList<Int>()
         let b = ObserverList<Int>()
         let counter = Counter()
-        var latestA = 0
-        var latestB = 0
-        var hasA = false
-        var hasB = false
+        let state = PairState()
         a.add { value in
-            latestA = value
-            hasA = true
-            if hasB { counter.sum &+= UInt64(latestA &+ latestB) }
+            state.a = value
+            state.hasA = true
+            if state.hasB { counter.sum &+= UInt64(state.a &+ state.b) }
         }
         b.add { value in
-            latestB = value
-            hasB = true
-            if hasA { counter.sum &+= UInt64(latestA &+ latestB) }
+            state.b = value
+            state.hasB = true
+            if state.hasA { counter.sum &+= UInt64(state.a &+ state.b) }
         }
         return {
             for value in 0..<n {
@@ -224,12 +232,12 @@ enum Baseline {
     static func w5(outer n: Int, inner: Int) -> () -> UInt64 {
         let outer = ObserverList<Range<Int>>()
         let counter = Counter()
-        var generation = 0
+        let state = PairState()
         outer.add { range in
-            generation &+= 1
-            let current = generation
+            state.a &+= 1
+            let current = state.a
             for value in range {
-                guard generation == current else { break }
+                guard state.a == current else { break }
                 counter.sum &+= UInt64(value)
             }
         }

@@ -56,6 +56,21 @@ enum TetherImpl {
         return after - before
     }
 
+    static func w4(_ n: Int) -> () -> UInt64 {
+        let a = Subject<Int, Never>()
+        let b = Subject<Int, Never>()
+        let counter = Counter()
+        a.combineLatest(with: b)
+            .map { $0 &+ $1 }
+            .subscribe(next: { counter.sum &+= UInt64($0) })
+        return {
+            for value in 0..<n {
+                if value & 1 == 0 { a.send(value) } else { b.send(value) }
+            }
+            return counter.checksum
+        }
+    }
+
     static func w8(_ n: Int) -> () -> UInt64 {
         let counter = Counter()
         return {

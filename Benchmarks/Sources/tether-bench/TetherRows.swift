@@ -1,7 +1,7 @@
 // Tether contenders for rows whose API is still arriving on main; each returns [] until it exists.
 
 enum TetherRows {
-    static func w4(_ n: Int) -> [Contender] { [] }
+    static func w4(_ n: Int) -> [Contender] { [Contender(name: "Tether", prepare: { TetherImpl.w4(n) })] }
     static func w5(outer: Int, inner: Int) -> [Contender] { [] }
     static func w6(_ n: Int) -> [Contender] { [] }
     static func w6NoObserver(_ n: Int) -> [Contender] { [] }
