@@ -32,11 +32,12 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
 
-    @usableFromInline
+    @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.sink = sink
         self.lifetime = lifetime
-        lifetime.add(ObserverSubscription(self))
+        // Weak: a recipe that drops its observer ends the subscription (see deinit).
+        lifetime.add { [weak self] in self?.disposeSubscription() }
     }
 
     deinit {
@@ -88,30 +89,10 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
         lifetime?.dispose()
     }
 
-    @usableFromInline
+    @inlinable
     func disposeSubscription() {
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
         gate.submit(.release) { self.perform($0) }
         gate.waitForOwner()
-    }
-}
-
-/// Ends an observer's subscription when its lifetime is disposed, without keeping the observer alive.
-@usableFromInline
-final class ObserverSubscription<Value, Failure: Error>: Disposable, @unchecked Sendable {
-    @usableFromInline weak var observer: Observer<Value, Failure>?
-    @usableFromInline let disposed = Atomic<Bool>(false)
-
-    @usableFromInline
-    init(_ observer: Observer<Value, Failure>) {
-        self.observer = observer
-    }
-
-    @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
-
-    @usableFromInline
-    func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        observer?.disposeSubscription()
     }
 }

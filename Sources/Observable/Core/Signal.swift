@@ -46,6 +46,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ///     return AnyDisposable { source.cancel() }
     /// }
     /// ```
+    @inlinable
     public init(_ recipe: @escaping (Observer<Value, Failure>) -> (any Disposable)?) {
         self.startHandler = { sink, lifetime in
             let observer = Observer(sink: sink, lifetime: lifetime)

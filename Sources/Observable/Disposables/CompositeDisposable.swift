@@ -16,12 +16,28 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         @inlinable init(rawValue: UInt64) { self.rawValue = rawValue }
     }
 
+    /// A child: a disposable, or a closure (stored as is: no wrapper object, and when it was created in
+    /// specialized code, disposing runs specialized code — no generic-metadata lookups).
+    @usableFromInline
+    enum Child {
+        case disposable(any Disposable)
+        case action(@Sendable () -> Void)
+
+        @inlinable
+        func dispose() {
+            switch self {
+            case .disposable(let disposable): disposable.dispose()
+            case .action(let action): action()
+            }
+        }
+    }
+
     @usableFromInline let lock = SpinLock()
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, disposable: any Disposable)?
-    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, disposable: any Disposable)] = []
+    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, child: Child)?
+    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
 
     /// Creates an empty composite.
     ///
@@ -57,18 +73,23 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func add(_ disposable: (any Disposable)?) -> Key? {
         guard let disposable else { return nil }
+        return add(child: .disposable(disposable))
+    }
+
+    @inlinable
+    func add(child: Child) -> Key? {
         lock.lock()
         if disposed {
             lock.unlock()
-            disposable.dispose()
+            child.dispose()
             return nil
         }
         let key = nextKey
         nextKey &+= 1
         if first == nil {
-            first = (key, disposable)
+            first = (key, child)
         } else {
-            rest.append((key, disposable))
+            rest.append((key, child))
         }
         lock.unlock()
         return Key(rawValue: key)
@@ -80,8 +101,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// bag.add { print("bag disposed") }
     /// ```
     @discardableResult
+    @inlinable
     public func add(_ action: @escaping @Sendable () -> Void) -> Key? {
-        add(AnyDisposable(action))
+        add(child: .action(action))
     }
 
     /// Removes a child without disposing it (for children that finished on their own).
@@ -127,7 +149,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         first = nil
         rest = []
         lock.unlock()
-        head?.disposable.dispose()
-        for child in tail { child.disposable.dispose() }
+        head?.child.dispose()
+        for entry in tail { entry.child.dispose() }
     }
 }

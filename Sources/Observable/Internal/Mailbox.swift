@@ -23,21 +23,20 @@ import Synchronization
 /// })
 /// ```
 @usableFromInline
-final class Mailbox<Input>: Disposable, @unchecked Sendable {
+final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
     // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
-    @usableFromInline enum Op {
-        case input(Input)
-        case release
-    }
+    @usableFromInline typealias Op = MailboxOp<Input>
 
-    @usableFromInline let gate = SerialGate<Op>()
     @usableFromInline let closed = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var handler: ((Input) -> Void)?
 
     @inlinable
     init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
         self.handler = handler
-        lifetime.add(self)
+        super.init()
+        // A closure rather than `self` as a `Disposable`: made in specialized code, so disposing runs
+        // specialized code (no generic-metadata lookups through a protocol witness).
+        lifetime.add { self.dispose() }
     }
 
     /// Whether the mailbox stopped accepting inputs.
@@ -47,7 +46,7 @@ final class Mailbox<Input>: Disposable, @unchecked Sendable {
     @inlinable
     func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
-        gate.submit(.input(input)) { self.perform($0) }
+        submit(.input(input)) { self.perform($0) }
     }
 
     @inlinable
@@ -63,10 +62,17 @@ final class Mailbox<Input>: Disposable, @unchecked Sendable {
 
     /// Closes the mailbox: drops later inputs, waits for a running handler on another thread, and
     /// releases the handler.
-    @usableFromInline
+    @inlinable
     func dispose() {
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        gate.submit(.release) { self.perform($0) }
-        gate.waitForOwner()
+        submit(.release) { self.perform($0) }
+        waitForOwner()
     }
+}
+
+/// An operation on a ``Mailbox``.
+@usableFromInline
+enum MailboxOp<Input> {
+    case input(Input)
+    case release
 }

@@ -17,7 +17,7 @@ import Synchronization
 /// `waitForOwner()` lets a disposer on another thread block until the owner has finished the
 /// operation in flight (guarantee 2: `dispose()` returns after a running callback has returned).
 @usableFromInline
-final class SerialGate<Op>: @unchecked Sendable {
+class SerialGate<Op>: @unchecked Sendable {
     // Bit 0: something is queued remotely or someone waits; the other bits: the owner's thread ID.
     @usableFromInline let word = Atomic<UInt>(0)
     @usableFromInline let lock = SpinLock()
@@ -27,6 +27,9 @@ final class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     /// Touched only by the owner.
     @usableFromInline @exclusivity(unchecked) var local: [Op] = []
+    /// Touched only by the owner: `local.count`, kept apart so the hot path checks it without
+    /// retaining the array.
+    @usableFromInline @exclusivity(unchecked) var localCount = 0
     /// Guarded by `lock`: set when the owner has performed many operations for other threads; the next
     /// contended submitter then becomes `successor` and takes the gate over, so that no thread is kept
     /// delivering a flood that another thread produces (the producer ends up delivering its own events).
@@ -42,7 +45,7 @@ final class SerialGate<Op>: @unchecked Sendable {
 
     /// Whether the calling thread is currently performing an operation of this gate.
     @inlinable
-    var isOwnedByCurrentThread: Bool {
+    final var isOwnedByCurrentThread: Bool {
         word.load(ordering: .relaxed) & ~1 == currentThreadID
     }
 
@@ -50,17 +53,23 @@ final class SerialGate<Op>: @unchecked Sendable {
     ///
     /// `perform` must be the same logic for every submission to one gate.
     @inlinable
-    func submit(_ op: Op, perform: (Op) -> Void) {
+    final func submit(_ op: Op, perform: (Op) -> Void) {
         let me = currentThreadID
         let current = word.load(ordering: .relaxed)
         if current & ~1 == me {
             local.append(op)
+            localCount &+= 1
             return
         }
         if current == 0,
             word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
         {
             perform(op)
+            if localCount == 0,
+                word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged
+            {
+                return
+            }
             drainAndRelease(me, perform: perform)
             return
         }
@@ -68,19 +77,20 @@ final class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    func drainLocal(perform: (Op) -> Void) {
-        if local.isEmpty { return }
+    final func drainLocal(perform: (Op) -> Void) {
+        if localCount == 0 { return }
         var index = 0
-        while index < local.count {
+        while index < localCount {
             let op = local[index]
             index += 1
             perform(op)
         }
+        localCount = 0
         local.removeAll(keepingCapacity: local.capacity <= 64)
     }
 
     @inlinable
-    func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
+    final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
         var performedForOthers = 0
         while true {
             drainLocal(perform: perform)
@@ -122,8 +132,8 @@ final class SerialGate<Op>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
-    func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
+    @inlinable
+    final func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
         lock.lock()
         remote.append(op)
         let acquired = markPendingOrAcquire(me)
@@ -153,8 +163,8 @@ final class SerialGate<Op>: @unchecked Sendable {
 
     /// Called with `lock` held. Either flags pending work for the current owner, or, if the gate
     /// became idle, takes ownership (with the pending bit set, so the queue gets drained).
-    @usableFromInline
-    func markPendingOrAcquire(_ me: UInt) -> Bool {
+    @inlinable
+    final func markPendingOrAcquire(_ me: UInt) -> Bool {
         var current = word.load(ordering: .relaxed)
         while true {
             if current == 0 {
@@ -176,8 +186,8 @@ final class SerialGate<Op>: @unchecked Sendable {
     /// Blocks until the operation running on another thread (if any) has returned.
     ///
     /// Returns at once when the gate is idle or owned by the calling thread.
-    @usableFromInline
-    func waitForOwner() {
+    @inlinable
+    final func waitForOwner() {
         let me = currentThreadID
         let current = word.load(ordering: .acquiring)
         if current & ~1 == 0 || current & ~1 == me { return }

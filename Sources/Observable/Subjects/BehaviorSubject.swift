@@ -65,17 +65,17 @@ final class LatestValue<Value>: @unchecked Sendable {
     @usableFromInline let lock = SpinLock()
     @usableFromInline @exclusivity(unchecked) var value: Value
 
-    @usableFromInline
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }
 
-    @usableFromInline
+    @inlinable
     func get() -> Value {
         lock.withLock { value }
     }
 
-    @usableFromInline
+    @inlinable
     func set(_ newValue: Value) {
         lock.withLock { value = newValue }
     }

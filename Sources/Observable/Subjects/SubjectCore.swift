@@ -7,16 +7,11 @@ import Synchronization
 /// held while observers run. A send delivers to a snapshot of the subscribers; per subscriber it costs
 /// one relaxed atomic load (the disposed flag) and the call.
 @usableFromInline
-final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
+final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Failure>>, @unchecked Sendable {
     // Safety: `entries`, `buffer` and `terminal` are touched only by the gate's owner.
-    @usableFromInline enum Op {
-        case event(Event<Value, Failure>)
-        case add(SubjectEntry<Value, Failure>)
-        case remove(SubjectEntry<Value, Failure>)
-        case shutdown
-    }
+    // The core *is* the gate (a subclass, not a member): one object and one retain less per send.
+    @usableFromInline typealias Op = SubjectOp<Value, Failure>
 
-    @usableFromInline let gate = SerialGate<Op>()
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
     @usableFromInline @exclusivity(unchecked) var buffer: [Value] = []
@@ -27,11 +22,12 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
     /// Called (by the owner) after a value entered the buffer; `BehaviorSubject` mirrors it.
     @usableFromInline let onValue: (@Sendable (Value) -> Void)?
 
-    @usableFromInline
+    @inlinable
     init(capacity: Int, initial: [Value] = [], onValue: (@Sendable (Value) -> Void)? = nil) {
         self.capacity = capacity
         self.buffer = initial
         self.onValue = onValue
+        super.init()
     }
 
     /// Set by `shutdown()`: the public subject is gone, so nothing can be sent any more.
@@ -40,25 +36,36 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
     /// Called when the public subject deinitializes: nobody can send any more, so the remaining
     /// subscriptions end quietly and free their closures (entries hold the core strongly — a weak
     /// back-reference would give the core a side table and slow every retain on the send path).
-    @usableFromInline
+    @inlinable
     func shutdown() {
         terminated.store(true, ordering: .releasing)
-        gate.submit(.shutdown) { self.perform($0) }
+        submit(.shutdown) { self.perform($0) }
     }
 
     @inlinable
     func send(_ event: Event<Value, Failure>) {
         if terminated.load(ordering: .relaxed) { return }
-        gate.submit(.event(event)) { self.perform($0) }
+        submit(.event(event)) { self.perform($0) }
     }
 
     @inlinable
     var signal: Signal<Value, Failure> {
         Signal(unsafeStart: { sink, lifetime in
-            let entry = SubjectEntry(sink: sink, lifetime: lifetime, core: self)
-            lifetime.add(entry)
-            self.gate.submit(.add(entry)) { self.perform($0) }
+            let entry = SubjectEntry(sink: sink, lifetime: lifetime)
+            // A closure made here, in the subscriber's (specialized) code, so that disposing runs
+            // specialized code too.
+            lifetime.add { self.remove(entry) }
+            self.submit(.add(entry)) { self.perform($0) }
         })
+    }
+
+    /// Removes `entry` (its subscription was disposed); returns after a delivery to it running on
+    /// another thread has returned.
+    @inlinable
+    func remove(_ entry: SubjectEntry<Value, Failure>) {
+        if entry.disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        submit(.remove(entry)) { self.perform($0) }
+        waitForOwner()
     }
 
     @inlinable
@@ -73,6 +80,7 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
                 entries.remove(at: index)
             }
         case .shutdown:
+            if terminal != nil { return }
             isShutDown = true
             let snapshot = entries
             entries = []
@@ -102,7 +110,7 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func record(_ value: Value) {
         buffer.append(value)
         if buffer.count - bufferStart > capacity {
@@ -115,13 +123,9 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
         onValue?(value)
     }
 
-    @usableFromInline
+    @inlinable
     func add(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.load(ordering: .relaxed) { return }
-        if isShutDown {
-            entry.finish()
-            return
-        }
         if capacity > 0 {
             // Replay; values sent meanwhile (even by these callbacks) queue behind this operation.
             var index = bufferStart
@@ -138,40 +142,41 @@ final class SubjectCore<Value, Failure: Error>: @unchecked Sendable {
             return
         }
         if entry.disposed.load(ordering: .relaxed) { return }
+        if isShutDown {
+            // The subject is gone and nothing more can come: end quietly after the replay.
+            entry.finish()
+            return
+        }
         entries.append(entry)
     }
 }
 
-/// One subscriber of a subject. It is the subscription's cleanup: disposing it removes the subscriber.
+/// An operation on a subject, performed by its gate's owner.
 @usableFromInline
-final class SubjectEntry<Value, Failure: Error>: Disposable, @unchecked Sendable {
+enum SubjectOp<Value, Failure: Error> {
+    case event(Event<Value, Failure>)
+    case add(SubjectEntry<Value, Failure>)
+    case remove(SubjectEntry<Value, Failure>)
+    case shutdown
+}
+
+/// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
+@usableFromInline
+final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Strong: the core ends every remaining entry when its subject goes away (`shutdown()`), and a
-    /// removed or finished entry is released, so there is no lasting cycle.
-    @usableFromInline let core: SubjectCore<Value, Failure>
 
     @inlinable
-    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, core: SubjectCore<Value, Failure>) {
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.sink = sink
         self.lifetime = lifetime
-        self.core = core
     }
 
-    @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
-
     /// Called by the owner after the terminal event: ends the whole subscription.
-    @usableFromInline
+    @inlinable
     func finish() {
         disposed.store(true, ordering: .releasing)
         lifetime.dispose()
-    }
-
-    @usableFromInline
-    func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        core.gate.submit(.remove(self)) { core.perform($0) }
-        core.gate.waitForOwner()
     }
 }
