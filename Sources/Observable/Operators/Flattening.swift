@@ -342,7 +342,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         startingID = id
         inner.signal.start(
             Sink { event in
-                if self.mailbox.gate.isOwnedByCurrentThread && self.startingID == id {
+                if self.mailbox.isOwnedByCurrentThread && self.startingID == id {
                     // Sent synchronously while starting: handle it inline (see the type's notes).
                     if self.mailbox.closed.load(ordering: .relaxed) {
                         // Disposed from another thread, which waits for this handler: stop the source.

@@ -148,7 +148,7 @@ final class FilteringTests: XCTestCase {
     // MARK: take
 
     func testTakeSendsTheFirstValuesThenCompletesAndDisposesSource() {
-        let source = ProbeSource()
+        let source = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.signal.take(2).record(into: log)
         source.observer?.send(1)
@@ -160,7 +160,7 @@ final class FilteringTests: XCTestCase {
     }
 
     func testTakeZeroCompletesAtOnceWithoutSubscribing() {
-        let source = ProbeSource()
+        let source = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.signal.take(0).record(into: log)
         source.signal.take(-1).record(into: log)
@@ -270,7 +270,7 @@ final class FilteringTests: XCTestCase {
     // MARK: take(while:) / skip(while:)
 
     func testTakeWhileCompletesAtTheFirstFailingValueAndDisposesSource() {
-        let source = ProbeSource()
+        let source = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.signal.take(while: { $0 < 3 }).record(into: log)
         for value in [1, 2, 5, 1] { source.observer?.send(value) }
@@ -318,8 +318,8 @@ final class FilteringTests: XCTestCase {
     // MARK: take(until:)
 
     func testTakeUntilCompletesWhenTriggerSendsAndDisposesBoth() {
-        let source = ProbeSource()
-        let trigger = ProbeSource()
+        let source = SubscriptionProbe()
+        let trigger = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.signal.take(until: trigger.signal).record(into: log)
         source.observer?.send(1)
@@ -355,7 +355,7 @@ final class FilteringTests: XCTestCase {
     }
 
     func testTakeUntilTriggerFiringDuringSubscriptionEndsAtOnceWithoutSubscribingSource() {
-        let source = ProbeSource()
+        let source = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.signal.take(until: Signal<Int, Never>(value: 0)).record(into: log)
         XCTAssertEqual(log.events, [.completed])
@@ -369,7 +369,7 @@ final class FilteringTests: XCTestCase {
 
     func testTakeUntilSourceTerminationDisposesTrigger() {
         let source = Subject<Int, TestError>()
-        let trigger = ProbeSource()
+        let trigger = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         source.take(until: trigger.signal).record(into: log)
         source.send(1)
@@ -379,7 +379,7 @@ final class FilteringTests: XCTestCase {
     }
 
     func testTakeUntilDisposalDisposesSourceAndTrigger() {
-        let trigger = ProbeSource()
+        let trigger = SubscriptionProbe()
         assertDisposesSource { $0.take(until: trigger.signal) }
         XCTAssertEqual(trigger.subscriptions.value, 1)
         XCTAssertEqual(trigger.disposals.value, 1)

@@ -79,8 +79,8 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testFlatMapInnerErrorFailsAndDisposesTheOuterAndTheOtherInners() {
-        let outer = ProbeSource()
-        let inners = [ProbeSource(), ProbeSource()]
+        let outer = SubscriptionProbe()
+        let inners = [SubscriptionProbe(), SubscriptionProbe()]
         let log = EventLog<Int, TestError>()
         outer.signal.flatMap { inners[$0].signal }.record(into: log)
         outer.observer?.send(0)
@@ -96,7 +96,7 @@ final class FlatteningTests: XCTestCase {
 
     func testFlatMapOuterErrorFailsAndDisposesTheInners() {
         let outer = Subject<Int, TestError>()
-        let inner = ProbeSource()
+        let inner = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         outer.flatMap { _ in inner.signal }.record(into: log)
         outer.send(0)
@@ -107,8 +107,8 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testFlatMapDisposalDisposesTheOuterAndEveryInner() {
-        let outer = ProbeSource()
-        let inners = [ProbeSource(), ProbeSource(), ProbeSource()]
+        let outer = SubscriptionProbe()
+        let inners = [SubscriptionProbe(), SubscriptionProbe(), SubscriptionProbe()]
         let subscription = outer.signal.flatMap { inners[$0].signal }.subscribe()
         for index in inners.indices { outer.observer?.send(index) }
         XCTAssertEqual(inners.map(\.subscriptions.value), [1, 1, 1])
@@ -152,7 +152,7 @@ final class FlatteningTests: XCTestCase {
 
     func testSwitchToLatestDisposesTheReplacedInner() {
         let outer = Subject<Int, TestError>()
-        let inners = [ProbeSource(), ProbeSource()]
+        let inners = [SubscriptionProbe(), SubscriptionProbe()]
         outer.flatMapLatest { inners[$0].signal }.subscribe()
         outer.send(0)
         XCTAssertEqual(inners[0].disposals.value, 0)
@@ -191,7 +191,7 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testSwitchToLatestInnerErrorFailsAndDisposesTheOuter() {
-        let outer = ProbeSource()
+        let outer = SubscriptionProbe()
         let inner = Subject<Int, TestError>()
         let log = EventLog<Int, TestError>()
         outer.signal.flatMapLatest { _ in inner }.record(into: log)
@@ -203,7 +203,7 @@ final class FlatteningTests: XCTestCase {
 
     func testSwitchToLatestOuterErrorFailsAndDisposesTheInner() {
         let outer = Subject<Int, TestError>()
-        let inner = ProbeSource()
+        let inner = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
         outer.flatMapLatest { _ in inner.signal }.record(into: log)
         outer.send(0)
@@ -213,8 +213,8 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testSwitchToLatestDisposalDisposesTheOuterAndTheCurrentInner() {
-        let outer = ProbeSource()
-        let inner = ProbeSource()
+        let outer = SubscriptionProbe()
+        let inner = SubscriptionProbe()
         let subscription = outer.signal.flatMapLatest { _ in inner.signal }.subscribe()
         outer.observer?.send(0)
         subscription.dispose()
@@ -244,7 +244,7 @@ final class FlatteningTests: XCTestCase {
 
     func testConcatSubscribesTheNextInnerOnlyAfterThePreviousCompleted() {
         let outer = Subject<Int, TestError>()
-        let inners = [ProbeSource(), ProbeSource()]
+        let inners = [SubscriptionProbe(), SubscriptionProbe()]
         let log = EventLog<Int, TestError>()
         outer.concatMap { inners[$0].signal }.record(into: log)
         outer.send(0)
@@ -261,8 +261,8 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testConcatInnerErrorFailsAndDropsTheQueuedInners() {
-        let outer = ProbeSource()
-        let inners = [ProbeSource(), ProbeSource()]
+        let outer = SubscriptionProbe()
+        let inners = [SubscriptionProbe(), SubscriptionProbe()]
         let log = EventLog<Int, TestError>()
         outer.signal.concatMap { inners[$0].signal }.record(into: log)
         outer.observer?.send(0)
@@ -274,8 +274,8 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testConcatDisposalDisposesTheOuterAndTheCurrentInner() {
-        let outer = ProbeSource()
-        let inners = [ProbeSource(), ProbeSource()]
+        let outer = SubscriptionProbe()
+        let inners = [SubscriptionProbe(), SubscriptionProbe()]
         let subscription = outer.signal.concatMap { inners[$0].signal }.subscribe()
         outer.observer?.send(0)
         outer.observer?.send(1)

@@ -14,7 +14,7 @@ final class ObserverKeeper: @unchecked Sendable {
 }
 
 /// A source that counts its subscriptions and disposals and exposes its observer.
-final class ProbeSource: @unchecked Sendable {
+final class SubscriptionProbe: @unchecked Sendable {
     let subscriptions = Counter()
     let disposals = Counter()
     private let lock = NSLock()
