@@ -154,6 +154,19 @@ func makeColdRangeSource(_ range: Range<Int>) -> ColdRangeSource {
     ColdRangeSource(range)
 }
 
+/// W5: the cancellation token of one inner subscription.
+final class Cancellation {
+    @exclusivity(unchecked) var cancelled = false
+}
+
+@inline(never)
+func makeCancellation() -> Cancellation { Cancellation() }
+
+/// W5: the current inner subscription.
+final class SwitchState {
+    @exclusivity(unchecked) var current: Cancellation?
+}
+
 // MARK: - Workloads
 
 enum Baseline {
@@ -229,7 +242,28 @@ enum Baseline {
         }
     }
 
+    /// The reference: each inner signal is a one-heap-object cold source (as W8's floor), its
+    /// subscription a one-heap-object cancellation token; a new inner cancels the previous token.
     static func w5(outer n: Int, inner: Int) -> () -> UInt64 {
+        let outer = ObserverList<ColdRangeSource>()
+        let counter = Counter()
+        let state = SwitchState()
+        outer.add { source in
+            state.current?.cancelled = true
+            let token = makeCancellation()
+            state.current = token
+            source.start(
+                next: { value in if !token.cancelled { counter.sum &+= UInt64(value) } },
+                completed: { if state.current === token { state.current = nil } })
+        }
+        return {
+            for index in 0..<n { outer.send(makeColdRangeSource(index &* inner..<(index &+ 1) &* inner)) }
+            return counter.checksum
+        }
+    }
+
+    /// The physical limit: the outer value is a range, the switch a generation counter, all fused.
+    static func w5Fused(outer n: Int, inner: Int) -> () -> UInt64 {
         let outer = ObserverList<Range<Int>>()
         let counter = Counter()
         let state = PairState()
@@ -317,12 +351,14 @@ enum Baseline {
 
     // W7
 
-    static func w7Raw(_ n: Int) -> () -> UInt64 {
+    static func w7Raw(_ n: Int, filtered: Bool) -> () -> UInt64 {
         let center = NotificationCenter()
         let name = Notification.Name("tether.bench.w7")
         let sender = NSObject()
         let counter = Counter()
-        let token = center.addObserver(forName: name, object: sender, queue: nil) { _ in counter.count &+= 1 }
+        let token = center.addObserver(forName: name, object: filtered ? sender : nil, queue: nil) { _ in
+            counter.count &+= 1
+        }
         return {
             for _ in 0..<n { center.post(name: name, object: sender) }
             center.removeObserver(token)

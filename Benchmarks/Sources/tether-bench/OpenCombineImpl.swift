@@ -125,12 +125,13 @@ enum OpenCombineImpl {
         }
     }
 
-    static func w7(_ n: Int) -> () -> UInt64 {
+    static func w7(_ n: Int, filtered: Bool) -> () -> UInt64 {
         let center = NotificationCenter()
         let name = Notification.Name("tether.bench.w7")
         let sender = NSObject()
         let counter = Counter()
-        let cancellable = center.ocombine.publisher(for: name, object: sender).sink { _ in counter.count &+= 1 }
+        let cancellable = center.ocombine.publisher(for: name, object: filtered ? sender : nil)
+            .sink { _ in counter.count &+= 1 }
         return {
             for _ in 0..<n { center.post(name: name, object: sender) }
             cancellable.cancel()

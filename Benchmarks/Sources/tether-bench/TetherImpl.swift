@@ -1,4 +1,6 @@
 import CMallInfo
+import Bridges
+import Foundation
 import Observable
 
 // Tether, called from this separate module exactly as users call it.
@@ -8,10 +10,10 @@ enum TetherImpl {
         let subject = Subject<Int, Never>()
         let counter = Counter()
         subject
-            .map { $0 &+ 1 }
-            .filter { $0 % 2 == 0 }
-            .map { $0 &* 2 }
-            .subscribe(next: { counter.sum &+= UInt64($0) })
+            .map { (value: Int) -> Int in value &+ 1 }
+            .filter { (value: Int) -> Bool in value % 2 == 0 }
+            .map { (value: Int) -> Int in value &* 2 }
+            .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
         return {
             for value in 0..<n { subject.send(value) }
             return counter.checksum
@@ -61,12 +63,36 @@ enum TetherImpl {
         let b = Subject<Int, Never>()
         let counter = Counter()
         a.combineLatest(with: b)
-            .map { $0 &+ $1 }
-            .subscribe(next: { counter.sum &+= UInt64($0) })
+            .map { (pair: (Int, Int)) -> Int in pair.0 &+ pair.1 }
+            .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
         return {
             for value in 0..<n {
                 if value & 1 == 0 { a.send(value) } else { b.send(value) }
             }
+            return counter.checksum
+        }
+    }
+
+    static func w5(outer n: Int, inner: Int) -> () -> UInt64 {
+        let outer = Subject<Signal<Int, Never>, Never>()
+        let counter = Counter()
+        outer.switchToLatest().subscribe(next: { counter.sum &+= UInt64($0) })
+        return {
+            for index in 0..<n { outer.send(Signal(values: index &* inner..<(index &+ 1) &* inner)) }
+            return counter.checksum
+        }
+    }
+
+    static func w7(_ n: Int, filtered: Bool) -> () -> UInt64 {
+        let center = NotificationCenter()
+        let name = Notification.Name("tether.bench.w7")
+        let sender = NSObject()
+        let counter = Counter()
+        let subscription = center.signal(for: name, object: filtered ? sender : nil)
+            .subscribe(next: { _ in counter.count &+= 1 })
+        return {
+            for _ in 0..<n { center.post(name: name, object: sender) }
+            subscription.dispose()
             return counter.checksum
         }
     }

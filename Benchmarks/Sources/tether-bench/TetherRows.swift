@@ -2,10 +2,14 @@
 
 enum TetherRows {
     static func w4(_ n: Int) -> [Contender] { [Contender(name: "Tether", prepare: { TetherImpl.w4(n) })] }
-    static func w5(outer: Int, inner: Int) -> [Contender] { [] }
+    static func w5(outer: Int, inner: Int) -> [Contender] {
+        [Contender(name: "Tether", prepare: { TetherImpl.w5(outer: outer, inner: inner) })]
+    }
     static func w6(_ n: Int) -> [Contender] { [] }
     static func w6NoObserver(_ n: Int) -> [Contender] { [] }
     static func w6MutableProperty(_ n: Int) -> [Contender] { [] }
-    static func w7(_ n: Int) -> [Contender] { [] }
+    static func w7(_ n: Int, filtered: Bool) -> [Contender] {
+        [Contender(name: "Tether", prepare: { TetherImpl.w7(n, filtered: filtered) })]
+    }
     static func w9(_ n: Int, others: Int) -> [Contender] { [] }
 }

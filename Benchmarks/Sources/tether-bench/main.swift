@@ -74,6 +74,7 @@ do {
             reference: baseline, goals: ["Tether": "≤ 5×"],
             contenders: [
                 Contender(name: baseline, prepare: { Baseline.w5(outer: outer, inner: 10) }),
+                Contender(name: "fused closures", prepare: { Baseline.w5Fused(outer: outer, inner: 10) }),
                 Contender(name: "OpenCombine", prepare: { OpenCombineImpl.w5(outer: outer, inner: 10) }),
             ] + TetherRows.w5(outer: outer, inner: 10)))
 }
@@ -109,17 +110,18 @@ do {
             ] + TetherRows.w6MutableProperty(n)))
 }
 
-// W7: NotificationCenter with one observer; ns per post.
-do {
+// W7: NotificationCenter with one observer; ns per post. Without and with an object filter.
+for filtered in [false, true] {
     let n = size(100_000)
     rows.append(
         Row(
-            workload: "W7", label: "W7 notification", operations: n, unit: "post", reference: "raw block observer",
+            workload: "W7", label: filtered ? "W7 notification, object filter" : "W7 notification",
+            operations: n, unit: "post", reference: "raw block observer",
             goals: ["Tether": "≤ 1.15×"],
             contenders: [
-                Contender(name: "raw block observer", prepare: { Baseline.w7Raw(n) }),
-                Contender(name: "OpenCombine", prepare: { OpenCombineImpl.w7(n) }),
-            ] + TetherRows.w7(n)))
+                Contender(name: "raw block observer", prepare: { Baseline.w7Raw(n, filtered: filtered) }),
+                Contender(name: "OpenCombine", prepare: { OpenCombineImpl.w7(n, filtered: filtered) }),
+            ] + TetherRows.w7(n, filtered: filtered)))
 }
 
 // W8: create a cold Signal(values: 0..<10) and subscribe to completion; ns per cycle.
