@@ -5,6 +5,11 @@ import Observable
 
 // Tether, called from this separate module exactly as users call it.
 
+/// W6/W9: an `@Observed` property.
+final class TetherModel: KeyPathObservable {
+    @Observed var value = 0
+}
+
 enum TetherImpl {
     static func w1(_ n: Int) -> () -> UInt64 {
         let subject = Subject<Int, Never>()
@@ -79,6 +84,81 @@ enum TetherImpl {
         outer.switchToLatest().subscribe(next: { counter.sum &+= UInt64($0) })
         return {
             for index in 0..<n { outer.send(Signal(values: index &* inner..<(index &+ 1) &* inner)) }
+            return counter.checksum
+        }
+    }
+
+    static func w6NoObserver(_ n: Int) -> () -> UInt64 {
+        let model = TetherModel()
+        return {
+            for value in 1...n {
+                model.value = value
+                tb_compiler_barrier()
+            }
+            return UInt64(model.value)
+        }
+    }
+
+    static func w6(_ n: Int) -> () -> UInt64 {
+        let model = TetherModel()
+        let counter = Counter()
+        let subscription = model.observe(\.value).subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 1...n {
+                model.value = value
+                tb_compiler_barrier()
+            }
+            subscription.dispose()
+            return counter.checksum
+        }
+    }
+
+    /// Tether's `observe(\.x)` on an `@Observable` (Observation framework) object.
+    static func w6ObservableObject(_ n: Int) -> () -> UInt64 {
+        let model = ObservedModel()
+        let counter = Counter()
+        let subscription = model.observe(\.value).subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 1...n {
+                model.value = value
+                tb_compiler_barrier()
+            }
+            subscription.dispose()
+            return counter.checksum
+        }
+    }
+
+    static func w6MutableProperty(_ n: Int) -> () -> UInt64 {
+        let property = MutableProperty(0)
+        let counter = Counter()
+        let subscription = property.signal.subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 1...n { property.value = value }
+            subscription.dispose()
+            return counter.checksum
+        }
+    }
+
+    static func w9(_ n: Int, others: Int) -> () -> UInt64 {
+        let counter = Counter()
+        let sink = Counter()
+        var population: [TetherModel] = []
+        var subscriptions: [any Disposable] = []
+        for _ in 0..<others {
+            let other = TetherModel()
+            subscriptions.append(other.observe(\.value).subscribe(next: { (value: Int) in sink.sum &+= UInt64(value) }))
+            population.append(other)
+        }
+        let model = TetherModel()
+        let subscription = model.observe(\.value).subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 1...n {
+                model.value = value
+                tb_compiler_barrier()
+            }
+            subscription.dispose()
+            for other in subscriptions { other.dispose() }
+            withExtendedLifetime(population) {}
             return counter.checksum
         }
     }

@@ -5,11 +5,22 @@ enum TetherRows {
     static func w5(outer: Int, inner: Int) -> [Contender] {
         [Contender(name: "Tether", prepare: { TetherImpl.w5(outer: outer, inner: inner) })]
     }
-    static func w6(_ n: Int) -> [Contender] { [] }
-    static func w6NoObserver(_ n: Int) -> [Contender] { [] }
-    static func w6MutableProperty(_ n: Int) -> [Contender] { [] }
+    static func w6(_ n: Int) -> [Contender] {
+        [
+            Contender(name: "Tether @Observed", prepare: { TetherImpl.w6(n) }),
+            Contender(name: "Tether observe(@Observable)", prepare: { TetherImpl.w6ObservableObject(n) }),
+        ]
+    }
+    static func w6NoObserver(_ n: Int) -> [Contender] {
+        [Contender(name: "Tether @Observed", prepare: { TetherImpl.w6NoObserver(n) })]
+    }
+    static func w6MutableProperty(_ n: Int) -> [Contender] {
+        [Contender(name: "Tether MutableProperty", prepare: { TetherImpl.w6MutableProperty(n) })]
+    }
     static func w7(_ n: Int, filtered: Bool) -> [Contender] {
         [Contender(name: "Tether", prepare: { TetherImpl.w7(n, filtered: filtered) })]
     }
-    static func w9(_ n: Int, others: Int) -> [Contender] { [] }
+    static func w9(_ n: Int, others: Int) -> [Contender] {
+        [Contender(name: "Tether @Observed", prepare: { TetherImpl.w9(n, others: others) })]
+    }
 }
