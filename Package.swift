@@ -14,7 +14,7 @@ let package = Package(
         .target(name: "Binding", dependencies: ["Observable"]),
         .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Observable"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable"]),
     ],
     swiftLanguageModes: [.v6]
 )
