@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
         .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Observable"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable"]),
         .testTarget(name: "DemoTests", dependencies: ["tether-demo"], path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -2,18 +2,19 @@ import Binding
 import Bridges
 import Observable
 
-/// A terminal button: a control with selector-less target-action (Bridges' ``ActionSource``) that a
-/// command drives (Binding's `CommandSource`: `button.bind(command:)` is RAC's `button.rac_command = …`).
+/// A terminal button: a control with selector-less target-action (Bridges' ``ActionSource``), which makes
+/// it a `CommandSource` too — `button.bind(command:input:)` is RAC's `button.rac_command = …`: its
+/// enabled state follows the command's `enabled`, and its primary action executes the command.
 ///
-/// Pressing it sends `.primaryAction`; while it is disabled the registry drops the press, as a
-/// disabled `UIButton` would.
+/// Pressing it sends `.touchUpInside` and `.primaryAction`; while it is disabled the registry drops the
+/// press, as a disabled `UIButton` would.
 ///
 /// ```swift
 /// let button = Button(title: "Sign in")
-/// button.bind(command: viewModel.signIn)   // enabled follows the command; presses execute it
+/// button.bind(command: viewModel.signIn, input: { _ in () })
 /// button.press()
 /// ```
-final class Button: ActionSource, CommandSource {
+final class Button: ActionSource {
     let actions = ActionRegistry<Button>()
     let title: String
 
@@ -21,12 +22,7 @@ final class Button: ActionSource, CommandSource {
         self.title = title
     }
 
-    /// What a press sends to a bound command.
-    var triggers: Signal<Void, Never> {
-        signal(for: .primaryAction).map { _ in () }
-    }
-
-    /// The user pressed Enter on the button.
+    /// The user pressed Enter (or Space) on the button.
     func press() {
         sendActions(for: [.touchUpInside, .primaryAction])
     }

@@ -32,7 +32,7 @@ final class LoginForm: BindingTarget {
         let bindings: [any Disposable] = [
             bind(\.usernameTint, to: login.usernameIsValid.map(FieldTint.init(isValid:)).metered(meter)),
             bind(\.passwordTint, to: login.passwordIsValid.map(FieldTint.init(isValid:)).metered(meter)),
-            signInButton.bind(command: command),
+            signInButton.bind(command: command, input: { _ in () }),
             bind(\.spinnerFrame, to: command.executing.flatMapLatest { executing in
                 executing
                     ? Signal.interval(.milliseconds(100), on: ui).map { Optional($0) }.startWith(0)
