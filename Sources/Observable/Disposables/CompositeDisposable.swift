@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A disposable that disposes a group of disposables together (RAC's `RACCompoundDisposable`).
 ///
 /// Adding to a disposed composite disposes the addition at once. `add(_:)` returns a key with
@@ -33,6 +35,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     @usableFromInline let lock = SpinLock()
+    /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
+    @usableFromInline let disposedFlag = Atomic<Bool>(false)
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
@@ -61,7 +65,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ```swift
     /// bag.isDisposed
     /// ```
-    public var isDisposed: Bool { lock.withLock { disposed } }
+    @inlinable
+    public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
     /// Adds `disposable`; if the composite is already disposed, disposes it at once.
     ///
@@ -144,6 +149,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             return
         }
         disposed = true
+        disposedFlag.store(true, ordering: .releasing)
         let head = first
         let tail = rest
         first = nil

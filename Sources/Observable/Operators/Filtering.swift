@@ -16,4 +16,281 @@ extension SignalConvertible {
                 }, in: lifetime)
         })
     }
+
+    /// Drops every value and forwards only the terminal event (RAC's `ignoreValues`).
+    ///
+    /// The value type is kept, as in RAC, so the result composes with the source's siblings.
+    ///
+    /// ```swift
+    /// upload.ignoreValues().subscribe(completed: { print("uploaded") })
+    /// ```
+    /// Marble: `-1-2-3-|` → `-------|`
+    @inlinable
+    public func ignoreValues() -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            upstream.start(
+                Sink { event in
+                    if case .next = event { return }
+                    sink.send(event)
+                }, in: lifetime)
+        })
+    }
+
+    /// Drops a value when `isEquivalent(previous, value)` says it equals the value sent before it
+    /// (RAC's `distinctUntilChanged`, with your own notion of equality). The first value is always
+    /// sent.
+    ///
+    /// ```swift
+    /// users.distinctUntilChanged(by: { $0.id == $1.id })
+    /// ```
+    /// Marble: `-a-a-b-b-a-|` → `-a---b---a-|`
+    @inlinable
+    public func distinctUntilChanged(
+        by isEquivalent: @escaping (Value, Value) -> Bool
+    ) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var previous: Value?
+            upstream.start(
+                Sink { event in
+                    if case .next(let value) = event {
+                        if let last = previous, isEquivalent(last, value) { return }
+                        previous = value
+                    }
+                    sink.send(event)
+                }, in: lifetime)
+        })
+    }
+
+    /// Drops the first `count` values (RAC's `skip:`). A count of zero or less skips nothing.
+    ///
+    /// ```swift
+    /// Signal(values: 1...5).skip(2)   // 3, 4, 5
+    /// ```
+    /// Marble: `-1-2-3-4-|` → `-----3-4-|`
+    @inlinable
+    public func skip(_ count: Int) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var remaining = count
+            upstream.start(
+                Sink { event in
+                    if remaining > 0, case .next = event {
+                        remaining -= 1
+                        return
+                    }
+                    sink.send(event)
+                }, in: lifetime)
+        })
+    }
+
+    /// Sends the first `count` values, then completes and ends the subscription to the source
+    /// (RAC's `take:`). With a count of zero or less it completes at once without subscribing to
+    /// the source, as RAC's `take:0` returns `empty`.
+    ///
+    /// Ending the source works for synchronous infinite sources too:
+    ///
+    /// ```swift
+    /// Signal(values: 1...).take(3)   // 1, 2, 3, then completes
+    /// ```
+    /// Marble: `-1-2-3-4-|` → `-1-2|`  (take(2))
+    @inlinable
+    public func take(_ count: Int) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var remaining = count
+            if remaining <= 0 {
+                sink.send(.completed)
+                lifetime.dispose()
+                return
+            }
+            upstream.start(
+                Sink { event in
+                    guard remaining > 0 else { return }
+                    switch event {
+                    case .next:
+                        remaining -= 1
+                        sink.send(event)
+                        if remaining == 0 {
+                            if !lifetime.isDisposed { sink.send(.completed) }
+                            lifetime.dispose()
+                        }
+                    case .error, .completed:
+                        remaining = 0
+                        sink.send(event)
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Sends the last `count` values when the source completes, then completes (RAC's `takeLast:`).
+    /// Nothing is sent before the source completes; if it fails, only the error is sent.
+    /// A count of zero or less sends no value.
+    ///
+    /// ```swift
+    /// Signal(values: 1...5).takeLast(2)   // 4, 5 (when the source completes)
+    /// ```
+    /// Marble: `-1-2-3-|` → `-------(23|)`  (takeLast(2))
+    /// - Complexity: O(`count`) memory.
+    @inlinable
+    public func takeLast(_ count: Int) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            // A ring of the last `count` values; `head` is the oldest once the ring is full.
+            var ring: [Value] = []
+            var head = 0
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        guard count > 0 else { return }
+                        if ring.count < count {
+                            ring.append(value)
+                        } else {
+                            ring[head] = value
+                            head += 1
+                            if head == count { head = 0 }
+                        }
+                    case .error(let failure):
+                        ring = []
+                        sink.send(.error(failure))
+                    case .completed:
+                        let values = ring
+                        ring = []
+                        for offset in values.indices {
+                            if lifetime.isDisposed { return }
+                            sink.send(.next(values[(head + offset) % values.count]))
+                        }
+                        if lifetime.isDisposed { return }
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Sends values while `predicate` holds; completes at the first value that fails it (which is
+    /// not sent) and ends the subscription to the source (RAC's `takeWhileBlock:`).
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2, 5, 1]).take(while: { $0 < 3 })   // 1, 2, then completes
+    /// ```
+    /// Marble: `-1-2-5-1-|` → `-1-2-|`
+    @inlinable
+    public func take(while predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var taking = true
+            upstream.start(
+                Sink { event in
+                    guard taking else { return }
+                    switch event {
+                    case .next(let value):
+                        if predicate(value) {
+                            sink.send(event)
+                        } else {
+                            taking = false
+                            sink.send(.completed)
+                            lifetime.dispose()
+                        }
+                    case .error, .completed:
+                        taking = false
+                        sink.send(event)
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Drops values while `predicate` holds; from the first value that fails it on, sends every
+    /// value (RAC's `skipWhileBlock:`).
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2, 5, 1]).skip(while: { $0 < 3 })   // 5, 1
+    /// ```
+    /// Marble: `-1-2-5-1-|` → `-----5-1-|`
+    @inlinable
+    public func skip(while predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var skipping = true
+            upstream.start(
+                Sink { event in
+                    if skipping, case .next(let value) = event {
+                        if predicate(value) { return }
+                        skipping = false
+                    }
+                    sink.send(event)
+                }, in: lifetime)
+        })
+    }
+
+    /// Forwards the source until `trigger` sends a value or completes, then completes and ends
+    /// both subscriptions (RAC's `takeUntil:`).
+    ///
+    /// The trigger is subscribed first: if it fires during subscription, the result completes at
+    /// once and the source is never subscribed. As in RAC 2.5, an error from the trigger is not a
+    /// signal to stop: it is ignored and the source keeps being forwarded. The source and the
+    /// trigger may send on different threads; the result's events stay serialized.
+    ///
+    /// ```swift
+    /// ticks.take(until: viewModel.deallocated)
+    /// ```
+    /// Marble: source `-1-2-3-4-|`, trigger `-----x` → `-1-2-|`
+    @inlinable
+    public func take<Trigger: SignalConvertible>(until trigger: Trigger) -> Signal<Value, Failure> {
+        let upstream = signal
+        let triggerSignal = trigger.signal
+        return Signal(unsafeStart: { sink, lifetime in
+            // `nil` is the trigger firing.
+            let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
+                guard let event = input else {
+                    sink.send(.completed)
+                    lifetime.dispose()
+                    return
+                }
+                sink.send(event)
+                if event.isTerminal { lifetime.dispose() }
+            }
+            let triggerLifetime = CompositeDisposable()
+            guard let triggerKey = lifetime.add(triggerLifetime) else { return }
+            triggerSignal.start(
+                Sink { event in
+                    switch event {
+                    case .next, .completed:
+                        mailbox.post(nil)
+                    case .error:
+                        // RAC 2.5 ignores a failing trigger: only the trigger's subscription ends.
+                        lifetime.remove(triggerKey)
+                    }
+                }, in: triggerLifetime)
+            if lifetime.isDisposed { return }
+            upstream.start(Sink { event in mailbox.post(event) }, in: lifetime)
+        })
+    }
+}
+
+extension SignalConvertible where Value: Equatable {
+    /// Drops every value equal to `value` (RAC's `ignore:`).
+    ///
+    /// ```swift
+    /// Signal(values: ["a", "", "b"]).ignore("")   // "a", "b"
+    /// ```
+    /// Marble: `-a-x-b-x-|` → `-a---b---|`  (ignore(x))
+    @inlinable
+    public func ignore(_ value: Value) -> Signal<Value, Failure> {
+        filter { $0 != value }
+    }
+
+    /// Drops a value equal to the value sent before it (RAC's `distinctUntilChanged`).
+    /// The first value is always sent.
+    ///
+    /// ```swift
+    /// Signal(values: [1, 1, 2, 2, 1]).distinctUntilChanged()   // 1, 2, 1
+    /// ```
+    /// Marble: `-1-1-2-2-1-|` → `-1---2---1-|`
+    @inlinable
+    public func distinctUntilChanged() -> Signal<Value, Failure> {
+        distinctUntilChanged(by: ==)
+    }
 }

@@ -20,3 +20,237 @@ extension SignalConvertible {
         })
     }
 }
+
+extension SignalConvertible {
+    /// Sends a running accumulation: each value is combined with the previous result, and every
+    /// intermediate result is sent (RAC's `scanWithStart:reduce:`).
+    ///
+    /// The accumulation starts from `initial` anew for each subscription.
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2, 3]).scan(0, +)   // 1, 3, 6
+    /// ```
+    /// Marble: `-1-2-3-|` → `-1-3-6-|`
+    @inlinable
+    public func scan<Result>(
+        _ initial: Result, _ next: @escaping (Result, Value) -> Result
+    ) -> Signal<Result, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var running = initial
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        running = next(running, value)
+                        sink.send(.next(running))
+                    case .error(let failure): sink.send(.error(failure))
+                    case .completed: sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Combines all values into one result, sent when the source completes (RAC's
+    /// `aggregateWithStart:reduce:`).
+    ///
+    /// An empty source sends `initial`. A failing source sends only its error.
+    ///
+    /// ```swift
+    /// Signal(values: [1, 2, 3]).reduce(0, +)          // 6, then completes
+    /// Signal<Int, Never>.empty.reduce(10, +)          // 10, then completes
+    /// ```
+    /// Marble: `-1-2-3-|` → `-------(6|)`
+    @inlinable
+    public func reduce<Result>(
+        _ initial: Result, _ next: @escaping (Result, Value) -> Result
+    ) -> Signal<Result, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var running = initial
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        running = next(running, value)
+                    case .error(let failure):
+                        sink.send(.error(failure))
+                    case .completed:
+                        sink.send(.next(running))
+                        if !lifetime.isDisposed { sink.send(.completed) }
+                        lifetime.dispose()
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Collects every value into an array, sent when the source completes (RAC's `collect`).
+    ///
+    /// An empty source sends `[]`. A failing source sends only its error.
+    ///
+    /// ```swift
+    /// Signal(values: 1...3).collect()          // [1, 2, 3], then completes
+    /// Signal<Int, Never>.empty.collect()      // [], then completes
+    /// ```
+    /// Marble: `-1-2-3-|` → `-------([1,2,3]|)`
+    @inlinable
+    public func collect() -> Signal<[Value], Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var values: [Value] = []
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        values.append(value)
+                    case .error(let failure):
+                        values = []
+                        sink.send(.error(failure))
+                    case .completed:
+                        let result = values
+                        values = []
+                        sink.send(.next(result))
+                        if !lifetime.isDisposed { sink.send(.completed) }
+                        lifetime.dispose()
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Turns every event into a value: values, the error and the completion all arrive as
+    /// ``Event``s, and the result completes after the source's terminal event (RAC's `materialize`).
+    ///
+    /// ```swift
+    /// Signal<Int, MyError>(error: .boom).materialize()   // .error(.boom), then completes
+    /// ```
+    /// Marble: `-1-2-X` → `-next(1)-next(2)-(error(X)|)`
+    @inlinable
+    public func materialize() -> Signal<Event<Value, Failure>, Never> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            upstream.start(
+                Sink { event in
+                    sink.send(.next(event))
+                    if event.isTerminal {
+                        if !lifetime.isDisposed { sink.send(.completed) }
+                        lifetime.dispose()
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Replaces the failure type: every error is transformed by `transform`.
+    ///
+    /// ```swift
+    /// download.mapError { AppError.network($0) }
+    /// ```
+    /// Marble: `-1-X` → `-1-Y` where `Y = transform(X)`
+    @inlinable
+    public func mapError<NewFailure: Error>(
+        _ transform: @escaping (Failure) -> NewFailure
+    ) -> Signal<Value, NewFailure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value): sink.send(.next(value))
+                    case .error(let failure): sink.send(.error(transform(failure)))
+                    case .completed: sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+}
+
+extension SignalConvertible where Failure == Never {
+    /// Gives a signal that cannot fail any failure type, so it combines with failable signals.
+    /// Nothing changes at run time.
+    ///
+    /// ```swift
+    /// let query = Subject<String, Never>()
+    /// let results = query.promoteError(SearchError.self).flatMapLatest { search($0) }
+    /// ```
+    /// Marble: `-1-2-|` → `-1-2-|`
+    @inlinable
+    public func promoteError<NewFailure: Error>(
+        _ failureType: NewFailure.Type = NewFailure.self
+    ) -> Signal<Value, NewFailure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value): sink.send(.next(value))
+                    case .completed: sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+
+    /// Turns ``Event`` values back into events: `.next` values are sent, and the first `.error` or
+    /// `.completed` ends the result (RAC's `dematerialize`). The inverse of ``materialize()``.
+    ///
+    /// ```swift
+    /// Signal<Int, MyError>(error: .boom).materialize().dematerialize()   // fails with .boom
+    /// ```
+    /// Marble: `-next(1)-error(X)-` → `-1-X`
+    @inlinable
+    public func dematerialize<NewValue, NewFailure>() -> Signal<NewValue, NewFailure>
+    where Value == Event<NewValue, NewFailure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var finished = false
+            upstream.start(
+                Sink { event in
+                    if finished { return }
+                    switch event {
+                    case .next(let inner):
+                        if inner.isTerminal { finished = true }
+                        sink.send(inner)
+                        if finished { lifetime.dispose() }
+                    case .completed:
+                        finished = true
+                        sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+}
+
+extension SignalConvertible {
+    /// Turns ``Event`` values back into events on a signal that can itself fail with the same
+    /// failure type: `.next` values are sent; the first `.error` or `.completed` value, or the
+    /// signal's own terminal event, ends the result (RAC's `dematerialize`).
+    ///
+    /// ```swift
+    /// let events = Subject<Event<Int, MyError>, MyError>()
+    /// events.dematerialize().subscribe(next: { print($0) })
+    /// events.send(.next(1))   // 1
+    /// ```
+    /// Marble: `-next(1)-completed-` → `-1-|`
+    @inlinable
+    public func dematerialize<NewValue>() -> Signal<NewValue, Failure>
+    where Value == Event<NewValue, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            var finished = false
+            upstream.start(
+                Sink { event in
+                    if finished { return }
+                    switch event {
+                    case .next(let inner):
+                        if inner.isTerminal { finished = true }
+                        sink.send(inner)
+                        if finished { lifetime.dispose() }
+                    case .error(let failure):
+                        finished = true
+                        sink.send(.error(failure))
+                    case .completed:
+                        finished = true
+                        sink.send(.completed)
+                    }
+                }, in: lifetime)
+        })
+    }
+}

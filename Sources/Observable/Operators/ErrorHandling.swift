@@ -1,0 +1,139 @@
+import Synchronization
+
+extension SignalConvertible {
+    /// On error, switches to the signal that `handler` returns for that error (RAC's `catch:`).
+    ///
+    /// Values and completion pass through; after an error, the replacement's events are sent, so
+    /// the result's failure type is the replacement's (`Never` if it cannot fail).
+    ///
+    /// ```swift
+    /// let safe: Signal<Data, Never> = download.catch { _ in Signal(value: cachedData) }
+    /// ```
+    /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2--9-|`
+    @inlinable
+    public func `catch`<Replacement: SignalConvertible>(
+        _ handler: @escaping (Failure) -> Replacement
+    ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            // The source gets its own child lifetime: it ends before the replacement starts.
+            let child = CompositeDisposable()
+            guard let key = lifetime.add(child) else { return }
+            upstream.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value):
+                        sink.send(.next(value))
+                    case .completed:
+                        sink.send(.completed)
+                        lifetime.dispose()
+                    case .error(let failure):
+                        lifetime.remove(key)
+                        handler(failure).signal.start(sink, in: lifetime)
+                    }
+                }, in: child)
+        })
+    }
+
+    /// Resubscribes to the source every time it fails, forever; values from every subscription are
+    /// sent (RAC's `retry`). Completion ends the result.
+    ///
+    /// A source that fails synchronously on every subscription makes this loop forever (without
+    /// growing the stack); bound it with ``retry(_:)``.
+    ///
+    /// ```swift
+    /// connection.retry()   // reconnects after every failure
+    /// ```
+    /// Marble: `-1-X` (then `-2-|`) → `-1--2-|`
+    @inlinable
+    public func retry() -> Signal<Value, Failure> {
+        retrying(maximumRetries: nil)
+    }
+
+    /// Resubscribes to the source when it fails, at most `count` times: the source is subscribed
+    /// at most `count + 1` times in total, and its last error is sent if every attempt fails
+    /// (RAC's `retry:`). A count of zero or less subscribes once.
+    ///
+    /// Unlike RAC, where `retry:0` retries forever, `retry(0)` does not retry; use ``retry()``.
+    ///
+    /// ```swift
+    /// fetch.retry(2)   // up to three attempts
+    /// ```
+    /// Marble: `-1-X` (then `-2-X`, then `-3-|`) → `-1--2--3-|`  (retry(2))
+    @inlinable
+    public func retry(_ count: Int) -> Signal<Value, Failure> {
+        retrying(maximumRetries: Swift.max(count, 0))
+    }
+
+    @inlinable
+    func retrying(maximumRetries: Int?) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            // Touched only by the error callbacks of successive subscriptions, which follow each
+            // other (each subscription starts after the previous one failed).
+            var retriesLeft = maximumRetries
+            let loop = RetryLoop()
+            func subscribeOnce() {
+                let child = CompositeDisposable()
+                guard let key = lifetime.add(child) else { return }
+                upstream.start(
+                    Sink { event in
+                        switch event {
+                        case .next:
+                            sink.send(event)
+                        case .completed:
+                            sink.send(.completed)
+                            lifetime.dispose()
+                        case .error(let failure):
+                            if let left = retriesLeft {
+                                if left <= 0 {
+                                    sink.send(.error(failure))
+                                    lifetime.dispose()
+                                    return
+                                }
+                                retriesLeft = left - 1
+                            }
+                            lifetime.remove(key)
+                            loop.run(subscribeOnce)
+                        }
+                    }, in: child)
+            }
+            loop.run(subscribeOnce)
+        })
+    }
+}
+
+/// Turns "subscribe again" requests into a loop, so that a source failing synchronously on every
+/// subscription does not grow the stack: a request made while a subscription is being started
+/// (on any thread) is picked up by the running loop once that start returns.
+@usableFromInline
+final class RetryLoop: Sendable {
+    /// 0: idle; 1: a subscription is being started; 2: started, and another one was requested.
+    @usableFromInline let state = Atomic<Int>(0)
+
+    @inlinable
+    init() {}
+
+    /// Runs `body` now, or makes the loop already running on some thread run it once more.
+    @inlinable
+    func run(_ body: () -> Void) {
+        var current = state.load(ordering: .relaxed)
+        while true {
+            let desired = current == 0 ? 1 : 2
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current != 0 { return }  // the running loop will call `body` again
+                break
+            }
+            current = original
+        }
+        while true {
+            body()
+            if state.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                return
+            }
+            state.store(1, ordering: .releasing)  // it was 2: run again
+        }
+    }
+}

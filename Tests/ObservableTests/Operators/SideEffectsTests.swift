@@ -1,0 +1,104 @@
+import Foundation
+import Observable
+import XCTest
+
+private func assertDisposesSource<Output: SignalConvertible>(
+    file: StaticString = #filePath, line: UInt = #line, _ apply: (Signal<Int, TestError>) -> Output
+) {
+    let disposed = Counter()
+    let holder = ObserverKeeper()
+    let source = Signal<Int, TestError> { observer in
+        holder.keep(observer)
+        return AnyDisposable { disposed.increment() }
+    }
+    let subscription = apply(source).subscribe()
+    XCTAssertEqual(disposed.value, 0, file: file, line: line)
+    subscription.dispose()
+    XCTAssertEqual(disposed.value, 1, file: file, line: line)
+}
+
+/// Checks the closure's captures are kept while subscribed and released on completion.
+private func assertReleasesCaptureOnCompletion<Output: SignalConvertible>(
+    file: StaticString = #filePath, line: UInt = #line,
+    _ build: (Tracked, Subject<Int, TestError>) -> Output
+) {
+    weak var weakTracked: Tracked?
+    let subject = Subject<Int, TestError>()
+    do {
+        let tracked = Tracked()
+        weakTracked = tracked
+        build(tracked, subject).subscribe()
+    }
+    XCTAssertNotNil(weakTracked, file: file, line: line)
+    subject.sendCompleted()
+    XCTAssertNil(weakTracked, file: file, line: line)
+}
+
+final class SideEffectsTests: XCTestCase {
+    func testDoNextRunsBeforeEachValueIsSentOn() {
+        var trace: [String] = []
+        let subject = Subject<Int, TestError>()
+        subject.doNext { trace.append("do \($0)") }.subscribe(
+            next: { trace.append("next \($0)") }, error: { _ in trace.append("error") })
+        subject.send(1)
+        subject.send(2)
+        subject.sendError(TestError())
+        XCTAssertEqual(trace, ["do 1", "next 1", "do 2", "next 2", "error"])
+    }
+
+    func testDoErrorRunsBeforeTheErrorIsSentOnAndNotOnCompletion() {
+        var trace: [String] = []
+        let subject = Subject<Int, TestError>()
+        subject.doError { trace.append("do \($0.code)") }.subscribe(
+            next: { trace.append("next \($0)") }, error: { trace.append("error \($0.code)") })
+        subject.send(1)
+        subject.sendError(TestError(5))
+        XCTAssertEqual(trace, ["next 1", "do 5", "error 5"])
+
+        var called = false
+        Signal<Int, TestError>(values: [1]).doError { _ in called = true }.subscribe()
+        XCTAssertFalse(called)
+    }
+
+    func testDoCompletedRunsBeforeCompletionIsSentOnAndNotOnError() {
+        var trace: [String] = []
+        Signal<Int, Never>(values: [1]).doCompleted { trace.append("do") }.subscribe(
+            next: { trace.append("next \($0)") }, completed: { trace.append("completed") })
+        XCTAssertEqual(trace, ["next 1", "do", "completed"])
+
+        var called = false
+        Signal<Int, TestError>(error: TestError()).doCompleted { called = true }.subscribe()
+        XCTAssertFalse(called)
+    }
+
+    func testSideEffectsDisposeTheSource() {
+        assertDisposesSource { $0.doNext { _ in } }
+        assertDisposesSource { $0.doError { _ in } }
+        assertDisposesSource { $0.doCompleted {} }
+        assertDisposesSource { $0.log(to: { _ in }) }
+    }
+
+    func testSideEffectsReleaseTheirClosures() {
+        assertReleasesCaptureOnCompletion { tracked, s in s.doNext { _ in _ = tracked } }
+        assertReleasesCaptureOnCompletion { tracked, s in s.doError { _ in _ = tracked } }
+        assertReleasesCaptureOnCompletion { tracked, s in s.doCompleted { _ = tracked } }
+        assertReleasesCaptureOnCompletion { tracked, s in s.log(to: { _ in _ = tracked }) }
+    }
+
+    func testLogWritesEveryEventWithThePrefix() {
+        var lines: [String] = []
+        let log = EventLog<Int, TestError>()
+        let subject = Subject<Int, TestError>()
+        subject.log("numbers", to: { lines.append($0) }).record(into: log)
+        subject.send(1)
+        subject.sendError(TestError(2))
+        XCTAssertEqual(lines, ["numbers next(1)", "numbers error(TestError(code: 2))"])
+        XCTAssertEqual(log.events, [.next(1), .error(TestError(2))])
+    }
+
+    func testLogWithoutPrefixWritesTheBareEvent() {
+        var lines: [String] = []
+        Signal<Int, Never>(values: [7]).log(to: { lines.append($0) }).subscribe()
+        XCTAssertEqual(lines, ["next(7)", "completed"])
+    }
+}
