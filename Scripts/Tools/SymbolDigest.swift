@@ -38,7 +38,8 @@ func digest(module: String, files: [String]) throws -> [String] {
         }
         // `Module@Other.symbols.json` holds extensions of Other's types: prefix their paths.
         let base = URL(fileURLWithPath: file).lastPathComponent
-        let extended: String? = base.contains("@")
+        let extended: String? =
+            base.contains("@")
             ? String(base.split(separator: "@")[1].split(separator: ".")[0]) : nil
         var paths: [String: String] = [:]
         for case let symbol as [String: Any] in graph["symbols"] as? [Any] ?? [] {
@@ -59,11 +60,14 @@ func digest(module: String, files: [String]) throws -> [String] {
             guard relationship["kind"] as? String == "conformsTo" || relationship["kind"] as? String == "inheritsFrom",
                 let source = relationship["source"] as? String, let path = paths[source]
             else { continue }
-            let target = relationship["targetFallback"] as? String
+            let target =
+                relationship["targetFallback"] as? String
                 ?? (relationship["target"] as? String).map { paths[$0] ?? $0 } ?? "?"
             var line = "\(path)  [\(relationship["kind"] as? String ?? "")]  \(target)"
-            let where_ = constraints(relationship["swiftConstraints"])
-            if !where_.isEmpty { line += "  [where \(where_.joined(separator: ", "))]" }
+            let relationshipConstraints = constraints(relationship["swiftConstraints"])
+            if !relationshipConstraints.isEmpty {
+                line += "  [where \(relationshipConstraints.joined(separator: ", "))]"
+            }
             lines.insert(line)
         }
     }

@@ -157,7 +157,7 @@ final class AsyncSignalTests: XCTestCase {
         var first = sequence.makeAsyncIterator()
         var second = sequence.makeAsyncIterator()
         XCTAssertEqual(probe.subscriptions, 2)
-        probe.send(7)    // the latest subscription only
+        probe.send(7)  // the latest subscription only
         probe.sendCompleted()
         let secondValue = await second.next()
         let secondEnd = await second.next()
@@ -193,7 +193,7 @@ final class AsyncSignalTests: XCTestCase {
         var iterator = subject.values(bufferingPolicy: .bufferingOldest(2)).makeAsyncIterator()
         for value in 1...5 { subject.send(value) }
         let first = await iterator.next()
-        subject.send(6)    // room for one again
+        subject.send(6)  // room for one again
         subject.sendCompleted()
         var received = [first]
         while let value = await iterator.next() { received.append(value) }

@@ -33,7 +33,7 @@ final class SignalFromAsyncSequenceTests: XCTestCase {
     }
 
     func testTypedFailureOfTheSequenceBecomesTheSignalsFailure() async {
-        let signal = Signal(FailingSequence(values: [1, 2], failure: TestError(5)))   // Signal<Int, TestError>
+        let signal = Signal(FailingSequence(values: [1, 2], failure: TestError(5)))  // Signal<Int, TestError>
         let log = EventLog<Int, TestError>()
         let done = expectation(description: "terminated")
         signal.subscribeEvents { event in
@@ -153,7 +153,7 @@ final class SignalFromAsyncFunctionTests: XCTestCase {
         let box = UncheckedBox(never)
         let signal = Signal<Int, Never> {
             started.fulfill()
-            for await _ in box.value {}   // ends only when the task is cancelled
+            for await _ in box.value {}  // ends only when the task is cancelled
             cancelled.fulfill()
             return 1
         }
