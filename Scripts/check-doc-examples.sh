@@ -7,7 +7,8 @@
 # How blocks are compiled: each Markdown file becomes one module (Swift 6 language mode) that imports
 # Foundation, Dispatch, XCTest, Observable, Bridges and Binding. Each block becomes the body of its own
 # `func … async throws`, so it may use `await` and `try` and declare local types (its `import` lines
-# move to file scope). Compiler errors point at the Markdown file and line.
+# move to file scope). Errors and warnings (except "value never used") fail the check; they point at
+# the Markdown file and line.
 #
 # Markers — an HTML comment on the line before the block's opening fence (DocC and GitHub don't show it):
 #   <!-- example: skip -->        a fragment or another language in a swift fence: not compiled
@@ -105,11 +106,21 @@ for markdown in "${files[@]}"; do
     blocks=$(tail -n 1 "$source_file.count")
     total=$((total + blocks))
     [ "$blocks" -eq 0 ] && continue
-    if swiftc -c -parse-as-library -swift-version 6 -wmo -suppress-warnings \
+    log="$work/obj/$slug.log"
+    if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
-        -I "$modules_dir" "$source_file" -o "$work/obj/$slug.o"; then
-        echo "ok    $markdown ($blocks blocks)"
+        -I "$modules_dir" "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
+        # Warnings fail too (a Sendable or deprecation warning in an example is one a user would get),
+        # except unused-value ones: examples often declare values to show them.
+        if grep ': warning:' "$log" | grep -qv '\[#no-usage\]'; then
+            cat "$log" >&2
+            echo "FAIL  $markdown: warnings (generated: $source_file)" >&2
+            status=1
+        else
+            echo "ok    $markdown ($blocks blocks)"
+        fi
     else
+        cat "$log" >&2
         echo "FAIL  $markdown (generated: $source_file)" >&2
         status=1
     fi
