@@ -1,27 +1,4 @@
-/// Something a user triggers that can be enabled or disabled — a button of a UI toolkit, an entry of
-/// Bridges' action registry — so that a ``Command`` can drive it (RAC's `button.rac_command = command`).
-///
-/// Binding does not depend on Bridges (or on any toolkit): they adopt this protocol instead.
-///
-/// ```swift
-/// final class Button: CommandSource {
-///     let taps = Subject<Void, Never>()
-///     var triggers: Signal<Void, Never> { taps.signal }
-///     var isEnabled = true
-/// }
-/// loginButton.bind(command: viewModel.login)   // taps execute it; its `enabled` drives isEnabled
-/// ```
-public protocol CommandSource: AnyObject {
-    /// What the source sends when triggered (often `Void`).
-    associatedtype Trigger
-
-    /// Sends a value each time the user triggers the source.
-    var triggers: Signal<Trigger, Never> { get }
-
-    /// Whether the source accepts triggers; a bound command sets it (on the thread where the
-    /// command's `enabled` changes).
-    var isEnabled: Bool { get set }
-}
+import Observable
 
 extension CommandSource {
     /// Drives this source with `command`: each trigger executes the command with the trigger's value,
