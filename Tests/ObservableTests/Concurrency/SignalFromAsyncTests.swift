@@ -178,3 +178,17 @@ final class SignalFromAsyncFunctionTests: XCTestCase {
         XCTAssertEqual(runs.value, 2)
     }
 }
+
+private func fetchAnswer() async -> Int { 42 }
+
+final class SignalFromAsyncInferenceTests: XCTestCase {
+    func testBareAsyncClosureBuildsAnAsyncSignalNotAOneValueSignalOfAClosure() async {
+        // Without a type annotation this must infer Signal<Int, Never> from the async initializer
+        // (`Signal(value:)` is disfavoured); otherwise the assignment below does not compile.
+        let signal = Signal { await fetchAnswer() }
+        let typed: Signal<Int, Never> = signal
+        var received: [Int] = []
+        for await value in typed.values { received.append(value) }
+        XCTAssertEqual(received, [42])
+    }
+}
