@@ -176,6 +176,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let transform: (OuterValue) -> Inner
     @usableFromInline let mailbox: Mailbox<Input>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     /// The result has sent its terminal event.
     @exclusivity(unchecked) @usableFromInline var done = false

@@ -83,6 +83,7 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
     @usableFromInline let lock = SpinLock()
     @usableFromInline let scheduler: S
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Guarded by `lock`: events waiting for the next drain.
     @usableFromInline var buffer: [Event<Value, Failure>] = []
     /// Guarded by `lock`: a drain is scheduled or running.

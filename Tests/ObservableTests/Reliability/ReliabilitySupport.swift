@@ -1,0 +1,167 @@
+import Foundation
+import Observable
+import Synchronization
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How hard the stress tests push: iteration counts are multiplied by this factor.
+///
+/// `TETHER_STRESS_SCALE` (a number, e.g. `0.25`) sets it. Without it the factor is `1`, except under
+/// Thread Sanitizer (detected at run time), where it is `0.25` so that the stress suite stays within
+/// a few minutes on two cores. Every count is at least 1.
+enum StressScale {
+    static let factor: Double = {
+        if let text = ProcessInfo.processInfo.environment["TETHER_STRESS_SCALE"], let value = Double(text),
+            value > 0
+        {
+            return value
+        }
+        return isRunningUnderThreadSanitizer ? 0.25 : 1
+    }()
+
+    /// Whether this process was built with `-sanitize=thread`.
+    static let isRunningUnderThreadSanitizer: Bool = {
+        #if canImport(Glibc)
+            return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+        #else
+            return false
+        #endif
+    }()
+
+    /// `count` scaled by ``factor``.
+    static func scaled(_ count: Int) -> Int {
+        max(1, Int((Double(count) * factor).rounded()))
+    }
+}
+
+/// Checks one subscription's deliveries: the grammar `next* (error | completed)?`, nothing after
+/// `dispose()` returned, and no two callbacks running at once.
+///
+/// The counters are plain variables on purpose: the library must serialize deliveries to one
+/// observer with proper happens-before edges, and if it does not, Thread Sanitizer reports the race
+/// on these variables. Overlap is also detected directly, with a relaxed atomic (which creates no
+/// happens-before edge and so hides nothing from TSan).
+final class GrammarMonitor<Value>: @unchecked Sendable {
+    private let inside = Atomic<Bool>(false)
+    private let overlapCount = Atomic<Int>(0)
+    private let disposeReturned = Atomic<Bool>(false)
+    private let afterDisposeCount = Atomic<Int>(0)
+
+    // Touched only by deliveries (serialized by the library) and read after the subscription ended.
+    private(set) var nextCount = 0
+    private(set) var terminalCount = 0
+    private(set) var eventsAfterTerminal = 0
+    private(set) var lastEvent: Event<Value, Never>?
+    /// Called with each value, inside the serialized delivery.
+    var onValue: ((Value) -> Void)?
+
+    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+    var eventsAfterDispose: Int { afterDisposeCount.load(ordering: .relaxed) }
+
+    func receive<Failure: Error>(_ event: Event<Value, Failure>) {
+        if inside.exchange(true, ordering: .relaxed) { overlapCount.add(1, ordering: .relaxed) }
+        if disposeReturned.load(ordering: .relaxed) { afterDisposeCount.add(1, ordering: .relaxed) }
+        if terminalCount > 0 { eventsAfterTerminal += 1 }
+        switch event {
+        case .next(let value):
+            nextCount += 1
+            onValue?(value)
+            lastEvent = .next(value)
+        case .error, .completed:
+            terminalCount += 1
+            lastEvent = .completed
+        }
+        inside.store(false, ordering: .relaxed)
+    }
+
+    /// Call right after `dispose()` returned.
+    func markDisposed() {
+        disposeReturned.store(true, ordering: .relaxed)
+    }
+
+    /// Subscribes `source` and monitors the subscription.
+    func subscribe<S: SignalConvertible>(to source: S) -> any Disposable where S.Value == Value {
+        source.subscribeEvents { [self] event in receive(event) }
+    }
+
+    /// Asserts the grammar, no overlap and nothing after disposal.
+    func assertWellFormed(_ label: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(overlaps, 0, "\(label): overlapping deliveries", file: file, line: line)
+        XCTAssertEqual(eventsAfterTerminal, 0, "\(label): events after a terminal event", file: file, line: line)
+        XCTAssertLessThanOrEqual(terminalCount, 1, "\(label): more than one terminal event", file: file, line: line)
+        XCTAssertEqual(eventsAfterDispose, 0, "\(label): events after dispose() returned", file: file, line: line)
+    }
+}
+
+/// Runs `body` on `count` threads released together, and fails (instead of hanging) when they have
+/// not all returned within `timeout` — a deadlock shows up as a failure with the thread count.
+@discardableResult
+func runThreads(
+    _ count: Int, timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            start.wait()
+            body(index)
+            group.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    for _ in 0..<count { start.signal() }
+    if group.wait(timeout: .now() + timeout) == .timedOut {
+        XCTFail("threads did not finish within \(timeout) s: deadlock?", file: file, line: line)
+        return false
+    }
+    return true
+}
+
+/// A thread-safe flag.
+final class StressFlag: Sendable {
+    private let state = Atomic<Bool>(false)
+    var isSet: Bool { state.load(ordering: .acquiring) }
+    func set() { state.store(true, ordering: .releasing) }
+}
+
+/// A test case that checks, after every test, that ``ResourceCounter/total`` is back where it was
+/// when the test started: everything the test's pipelines allocated was freed.
+///
+/// Work still in flight on other threads (a `QueueScheduler` action finishing) may release its
+/// objects a moment after the test returns, so the check waits up to two seconds for the count to
+/// come back before failing. Keep test state in locals, not in properties of the test case
+/// (XCTest keeps test case instances alive for the whole run).
+class ResourceCheckedTestCase: XCTestCase {
+    private var resourcesAtStart = 0
+
+    override func setUp() {
+        super.setUp()
+        resourcesAtStart = ResourceCounter.total
+    }
+
+    override func tearDown() {
+        assertResourcesReturn(to: resourcesAtStart)
+        super.tearDown()
+    }
+}
+
+/// Waits (up to `timeout`) for ``ResourceCounter/total`` to come back to `start`, and fails if it
+/// does not. Does nothing when the library does not count (a release build).
+func assertResourcesReturn(
+    to start: Int, timeout: TimeInterval = 2, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    guard ResourceCounter.isEnabled else { return }
+    let deadline = Date().addingTimeInterval(timeout)
+    while ResourceCounter.total != start && Date() < deadline {
+        usleep(1_000)
+    }
+    let leaked = ResourceCounter.total - start
+    XCTAssertEqual(leaked, 0, "ResourceCounter: \(leaked) Tether object(s) still alive \(message())", file: file, line: line)
+}
