@@ -24,10 +24,10 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// Contract for internal sources built with this initializer: events reach the sink serialized
     /// and in grammar, and after the lifetime is disposed nothing more is sent.
     @usableFromInline
-    let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
+    package let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
 
     @inlinable
-    init(unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void) {
+    package init(unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void) {
         self.startHandler = startHandler
     }
 
@@ -63,7 +63,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     public var signal: Signal<Value, Failure> { self }
 
     @inlinable
-    func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+    package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
         startHandler(sink, lifetime)
     }
 }

@@ -4,17 +4,17 @@
 /// subjects), so a chain of synchronous stages runs on one thread at a time and needs no gate of its
 /// own. `@inlinable` so that a pipeline built in the user's module is specialized there.
 @usableFromInline
-struct Sink<Value, Failure: Error> {
+package struct Sink<Value, Failure: Error> {
     @usableFromInline
-    let action: (Event<Value, Failure>) -> Void
+    package let action: (Event<Value, Failure>) -> Void
 
     @inlinable
-    init(_ action: @escaping (Event<Value, Failure>) -> Void) {
+    package init(_ action: @escaping (Event<Value, Failure>) -> Void) {
         self.action = action
     }
 
     @inlinable
-    func send(_ event: Event<Value, Failure>) {
+    package func send(_ event: Event<Value, Failure>) {
         action(event)
     }
 }

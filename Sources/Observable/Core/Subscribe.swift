@@ -23,10 +23,12 @@ extension SignalConvertible {
         completed: (() -> Void)? = nil
     ) -> any Disposable {
         let lifetime = CompositeDisposable()
+        // Unwrapped once here rather than per event: no optional check and no retain per value.
+        let onNext = next ?? { _ in }
         signal.start(
             Sink { event in
                 switch event {
-                case .next(let value): next?(value)
+                case .next(let value): onNext(value)
                 case .error(let failure): error?(failure)
                 case .completed: completed?()
                 }

@@ -23,15 +23,15 @@ import Synchronization
 /// })
 /// ```
 @usableFromInline
-final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
+package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
     // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
-    @usableFromInline typealias Op = MailboxOp<Input>
+    @usableFromInline package typealias Op = MailboxOp<Input>
 
-    @usableFromInline let closed = Atomic<Bool>(false)
-    @usableFromInline @exclusivity(unchecked) var handler: ((Input) -> Void)?
+    @usableFromInline package let closed = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) package var handler: ((Input) -> Void)?
 
     @inlinable
-    init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
+    package init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
         self.handler = handler
         super.init()
         // A closure rather than `self` as a `Disposable`: made in specialized code, so disposing runs
@@ -40,17 +40,17 @@ final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
     }
 
     /// Whether the mailbox stopped accepting inputs.
-    @usableFromInline var isDisposed: Bool { closed.load(ordering: .acquiring) }
+    @usableFromInline package var isDisposed: Bool { closed.load(ordering: .acquiring) }
 
     /// Runs the handler with `input` now, or after the input in progress (see the type's notes).
     @inlinable
-    func post(_ input: Input) {
+    package func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
         submit(.input(input)) { self.perform($0) }
     }
 
     @inlinable
-    func perform(_ op: Op) {
+    package func perform(_ op: Op) {
         switch op {
         case .input(let input):
             if closed.load(ordering: .relaxed) { return }
@@ -63,7 +63,7 @@ final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
     /// Closes the mailbox: drops later inputs, waits for a running handler on another thread, and
     /// releases the handler.
     @inlinable
-    func dispose() {
+    package func dispose() {
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
         submit(.release) { self.perform($0) }
         waitForOwner()
@@ -72,7 +72,7 @@ final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
 
 /// An operation on a ``Mailbox``.
 @usableFromInline
-enum MailboxOp<Input> {
+package enum MailboxOp<Input> {
     case input(Input)
     case release
 }

@@ -17,36 +17,36 @@ import Synchronization
 /// `waitForOwner()` lets a disposer on another thread block until the owner has finished the
 /// operation in flight (guarantee 2: `dispose()` returns after a running callback has returned).
 @usableFromInline
-class SerialGate<Op>: @unchecked Sendable {
+package class SerialGate<Op>: @unchecked Sendable {
     // Bit 0: something is queued remotely or someone waits; the other bits: the owner's thread ID.
-    @usableFromInline let word = Atomic<UInt>(0)
-    @usableFromInline let lock = SpinLock()
+    @usableFromInline package let word = Atomic<UInt>(0)
+    @usableFromInline package let lock = SpinLock()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var remote: [Op] = []
+    @usableFromInline @exclusivity(unchecked) package var remote: [Op] = []
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
+    @usableFromInline @exclusivity(unchecked) package var waiters: [DispatchSemaphore] = []
     /// Touched only by the owner.
-    @usableFromInline @exclusivity(unchecked) var local: [Op] = []
+    @usableFromInline @exclusivity(unchecked) package var local: [Op] = []
     /// Touched only by the owner: `local.count`, kept apart so the hot path checks it without
     /// retaining the array.
-    @usableFromInline @exclusivity(unchecked) var localCount = 0
+    @usableFromInline @exclusivity(unchecked) package var localCount = 0
     /// Guarded by `lock`: set when the owner has performed many operations for other threads; the next
     /// contended submitter then becomes `successor` and takes the gate over, so that no thread is kept
     /// delivering a flood that another thread produces (the producer ends up delivering its own events).
-    @usableFromInline @exclusivity(unchecked) var handoffRequested = false
+    @usableFromInline @exclusivity(unchecked) package var handoffRequested = false
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var successor: (thread: UInt, semaphore: DispatchSemaphore)?
+    @usableFromInline @exclusivity(unchecked) package var successor: (thread: UInt, semaphore: DispatchSemaphore)?
 
     /// How many operations an owner performs for other threads before asking for a successor.
-    @usableFromInline static var handoffThreshold: Int { 256 }
+    @usableFromInline package static var handoffThreshold: Int { 256 }
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Whether the calling thread is currently performing an operation of this gate.
     @inlinable
-    final var isOwnedByCurrentThread: Bool {
+    package final var isOwnedByCurrentThread: Bool {
         word.load(ordering: .relaxed) & ~1 == currentThreadID
     }
 
@@ -54,7 +54,7 @@ class SerialGate<Op>: @unchecked Sendable {
     ///
     /// `perform` must be the same logic for every submission to one gate.
     @inlinable
-    final func submit(_ op: Op, perform: (Op) -> Void) {
+    package final func submit(_ op: Op, perform: (Op) -> Void) {
         let me = currentThreadID
         let current = word.load(ordering: .relaxed)
         if current & ~1 == me {
@@ -78,7 +78,7 @@ class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    final func drainLocal(perform: (Op) -> Void) {
+    package final func drainLocal(perform: (Op) -> Void) {
         if localCount == 0 { return }
         var index = 0
         while index < localCount {
@@ -91,7 +91,7 @@ class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
+    package final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
         var performedForOthers = 0
         while true {
             drainLocal(perform: perform)
@@ -134,7 +134,7 @@ class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    final func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
+    package final func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
         lock.lock()
         remote.append(op)
         let acquired = markPendingOrAcquire(me)
@@ -165,7 +165,7 @@ class SerialGate<Op>: @unchecked Sendable {
     /// Called with `lock` held. Either flags pending work for the current owner, or, if the gate
     /// became idle, takes ownership (with the pending bit set, so the queue gets drained).
     @inlinable
-    final func markPendingOrAcquire(_ me: UInt) -> Bool {
+    package final func markPendingOrAcquire(_ me: UInt) -> Bool {
         var current = word.load(ordering: .relaxed)
         while true {
             if current == 0 {
@@ -188,7 +188,7 @@ class SerialGate<Op>: @unchecked Sendable {
     ///
     /// Returns at once when the gate is idle or owned by the calling thread.
     @inlinable
-    final func waitForOwner() {
+    package final func waitForOwner() {
         let me = currentThreadID
         let current = word.load(ordering: .acquiring)
         if current & ~1 == 0 || current & ~1 == me { return }

@@ -18,15 +18,15 @@ import Synchronization
 /// Rules: hold it only around a few loads and stores of Tether's own state, never while user code
 /// runs, never recursively.
 @usableFromInline
-struct SpinLock: ~Copyable, @unchecked Sendable {
+package struct SpinLock: ~Copyable, @unchecked Sendable {
     @usableFromInline
-    let state = Atomic<Bool>(false)
+    package let state = Atomic<Bool>(false)
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    func lock() {
+    package func lock() {
         if state.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             return
         }
@@ -34,7 +34,7 @@ struct SpinLock: ~Copyable, @unchecked Sendable {
     }
 
     @usableFromInline
-    func lockSlow() {
+    package func lockSlow() {
         var spins = 0
         while true {
             if !state.load(ordering: .relaxed),
@@ -50,12 +50,12 @@ struct SpinLock: ~Copyable, @unchecked Sendable {
     }
 
     @inlinable
-    func unlock() {
+    package func unlock() {
         state.store(false, ordering: .releasing)
     }
 
     @inlinable
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()
@@ -64,7 +64,7 @@ struct SpinLock: ~Copyable, @unchecked Sendable {
 
 /// A number that identifies the calling thread, never zero, with its lowest bit clear.
 @inlinable
-var currentThreadID: UInt {
+package var currentThreadID: UInt {
     // pthread_t is the address of the thread's control block on Linux: shifting by one keeps it
     // unique and frees bit 0 for flags.
     UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) &<< 1

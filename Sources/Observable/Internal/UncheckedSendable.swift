@@ -3,11 +3,11 @@
 /// Use only for values that are thread-safe but not annotated (e.g. Dispatch sources), and say why
 /// at the use site.
 @usableFromInline
-struct UncheckedSendable<Wrapped>: @unchecked Sendable {
-    @usableFromInline var value: Wrapped
+package struct UncheckedSendable<Wrapped>: @unchecked Sendable {
+    @usableFromInline package var value: Wrapped
 
     @inlinable
-    init(_ value: Wrapped) {
+    package init(_ value: Wrapped) {
         self.value = value
     }
 }

@@ -1,0 +1,251 @@
+import Observable
+import Synchronization
+
+/// The selector-less target-action registry: closures keyed by ``ControlEvents``, fired by
+/// ``sendActions(for:from:)``, observable with ``signal(for:)`` (RAC's `rac_signalForControlEvents:`).
+///
+/// A control (any class) owns one registry; most adopt ``ActionSource`` so that `addAction(for:_:)`,
+/// `sendActions(for:)` and `signal(for:)` hang on the control itself. The registry never stores the
+/// sender: the control passes itself when it sends, so actions and subscriptions never keep it alive.
+/// When the registry is deinitialized (with its control), the subscriptions of ``signal(for:)`` complete.
+///
+/// Reentrancy by design (like ReactiveCocoa's `CocoaTarget`): a send that arrives while actions are being
+/// sent — from inside an action, or from another thread — is queued and delivered after the current one,
+/// in order, so actions never nest and never run concurrently. Such a send may return before its actions
+/// have run.
+///
+/// ```swift
+/// final class Button: ActionSource {
+///     let actions = ActionRegistry<Button>()
+///     var title = "OK"
+///     func click() { sendActions(for: [.touchUpInside, .primaryAction]) }
+/// }
+///
+/// let button = Button()
+/// let tap = button.addAction(for: .primaryAction) { sender in print("tapped", sender.title) }
+/// button.click()      // tapped OK
+/// tap.dispose()
+/// button.click()      // nothing
+/// ```
+public final class ActionRegistry<Sender: AnyObject> {
+    /// One registered action.
+    final class Entry {
+        let events: ControlEvents
+        let action: (Sender, ControlEvents) -> Void
+        /// Runs when the registry goes away (completes a `signal(for:)` subscription).
+        let onEnd: (() -> Void)?
+        let removed = Atomic<Bool>(false)
+
+        init(events: ControlEvents, action: @escaping (Sender, ControlEvents) -> Void, onEnd: (() -> Void)?) {
+            self.events = events
+            self.action = action
+            self.onEnd = onEnd
+        }
+    }
+
+    private let lock = BridgeLock()
+    // Guarded by `lock`.
+    private var entries: [Entry] = []
+    private var state = SendState.idle
+    private let enabledSubject = BehaviorSubject<Bool, Never>(value: true)
+
+    private enum SendState {
+        case idle
+        case sending(queue: [(sender: Sender, events: ControlEvents)])
+    }
+
+    /// Creates an empty registry, enabled.
+    ///
+    /// ```swift
+    /// let actions = ActionRegistry<Slider>()
+    /// ```
+    public init() {}
+
+    deinit {
+        let ending = lock.withLock { () -> [Entry] in
+            let all = entries
+            entries = []
+            return all
+        }
+        for entry in ending { entry.onEnd?() }
+        enabledSubject.sendCompleted()
+    }
+
+    /// Whether sends deliver anything. A disabled control does not fire: while `false`,
+    /// ``sendActions(for:from:)`` drops what it is given. `Command` bindings drive this property.
+    ///
+    /// A set from inside an observer of ``enabled`` (or while another thread delivers a change) takes
+    /// effect once that delivery returns, as with any subject.
+    ///
+    /// ```swift
+    /// button.actions.isEnabled = false
+    /// button.click()   // no action runs
+    /// ```
+    public var isEnabled: Bool {
+        get { enabledSubject.value }
+        set { enabledSubject.send(newValue) }
+    }
+
+    /// ``isEnabled`` as a signal: the current value, then each change (repeated sets of the same value
+    /// are not repeated). Completes when the registry is deinitialized.
+    ///
+    /// ```swift
+    /// button.actions.enabled.subscribe(next: { print("enabled:", $0) })   // enabled: true
+    /// button.actions.isEnabled = false                                     // enabled: false
+    /// ```
+    public var enabled: Signal<Bool, Never> {
+        let source = enabledSubject.signal
+        return Signal { observer in
+            // The subject delivers serially, so `last` needs no lock.
+            var last: Bool?
+            return source.subscribe(
+                next: { value in
+                    if value == last { return }
+                    last = value
+                    observer.send(value)
+                },
+                completed: { observer.sendCompleted() })
+        }
+    }
+
+    /// Registers `action` for any of `events`; disposing the result removes it.
+    ///
+    /// The action receives the sender and the events that matched. A removal from another thread while
+    /// that action is running does not wait for it (use ``signal(for:)`` for the full disposal guarantee).
+    ///
+    /// ```swift
+    /// let handle = registry.addAction(for: .allEditingEvents) { field, events in
+    ///     print(field.text, events)
+    /// }
+    /// handle.dispose()
+    /// ```
+    @discardableResult
+    public func addAction(for events: ControlEvents, _ action: @escaping (Sender, ControlEvents) -> Void)
+        -> any Disposable
+    {
+        register(Entry(events: events, action: action, onEnd: nil))
+    }
+
+    /// Registers `action` for any of `events`, when the events that matched do not matter.
+    ///
+    /// ```swift
+    /// registry.addAction(for: .valueChanged) { slider in print(slider.value) }
+    /// ```
+    @discardableResult
+    public func addAction(for events: ControlEvents, _ action: @escaping (Sender) -> Void) -> any Disposable {
+        register(Entry(events: events, action: { sender, _ in action(sender) }, onEnd: nil))
+    }
+
+    /// Runs every action registered for any of `events`, in registration order, with `sender`
+    /// (queued behind a send in progress; dropped while disabled).
+    ///
+    /// ```swift
+    /// registry.sendActions(for: .valueChanged, from: self)
+    /// ```
+    public func sendActions(for events: ControlEvents, from sender: Sender) {
+        guard isEnabled else { return }
+        let proceed = lock.withLock { () -> Bool in
+            switch state {
+            case .idle:
+                state = .sending(queue: [])
+                return true
+            case .sending(var queue):
+                queue.append((sender, events))
+                state = .sending(queue: queue)
+                return false
+            }
+        }
+        guard proceed else { return }
+        var current = (sender: sender, events: events)
+        while true {
+            let targets = lock.withLock { entries.filter { !$0.events.isDisjoint(with: current.events) } }
+            for entry in targets where !entry.removed.load(ordering: .acquiring) {
+                entry.action(current.sender, entry.events.intersection(current.events))
+            }
+            let next = lock.withLock { () -> (sender: Sender, events: ControlEvents)? in
+                guard case .sending(var queue) = state, !queue.isEmpty else {
+                    state = .idle
+                    return nil
+                }
+                let first = queue.removeFirst()
+                state = .sending(queue: queue)
+                return first
+            }
+            guard let next else { return }
+            current = next
+        }
+    }
+
+    /// The sender each time any of `events` is sent (RAC's `rac_signalForControlEvents:`). Completes when
+    /// the registry is deinitialized; the signal holds the registry weakly.
+    ///
+    /// ```swift
+    /// slider.signal(for: .valueChanged).map(\.value).subscribe(next: { print($0) })
+    /// ```
+    public func signal(for events: ControlEvents) -> Signal<Sender, Never> {
+        weak let registry = self
+        return Signal { observer in
+            guard let registry else {
+                observer.sendCompleted()
+                return nil
+            }
+            return registry.register(
+                Entry(
+                    events: events, action: { sender, _ in observer.send(sender) },
+                    onEnd: { observer.sendCompleted() }))
+        }
+    }
+
+    /// The number of registered actions and subscriptions.
+    ///
+    /// ```swift
+    /// registry.count   // 0
+    /// ```
+    public var count: Int { lock.withLock { entries.count } }
+
+    /// The union of the events that have an action or a subscription.
+    ///
+    /// ```swift
+    /// registry.allControlEvents.contains(.valueChanged)
+    /// ```
+    public var allControlEvents: ControlEvents {
+        lock.withLock { entries.reduce(into: ControlEvents()) { $0.formUnion($1.events) } }
+    }
+
+    private func register(_ entry: Entry) -> any Disposable {
+        lock.withLock { entries.append(entry) }
+        return ActionRemoval(registry: self, entry: entry)
+    }
+
+    fileprivate func remove(_ entry: Entry) {
+        lock.withLock {
+            if let index = entries.firstIndex(where: { $0 === entry }) { entries.remove(at: index) }
+        }
+    }
+}
+
+// Safety: all mutable state is behind `lock`; senders cross threads (a queued send is delivered by the
+// thread already sending) only when they are Sendable.
+extension ActionRegistry: @unchecked Sendable where Sender: Sendable {}
+
+/// Removes one entry from its registry; holds neither strongly.
+private final class ActionRemoval<Sender: AnyObject>: Disposable, @unchecked Sendable {
+    // Safety: the weak references are never reassigned; `entry`'s flag is atomic.
+    weak let registry: ActionRegistry<Sender>?
+    weak let entry: ActionRegistry<Sender>.Entry?
+    private let disposed = Atomic<Bool>(false)
+
+    init(registry: ActionRegistry<Sender>, entry: ActionRegistry<Sender>.Entry) {
+        self.registry = registry
+        self.entry = entry
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        guard let entry else { return }
+        entry.removed.store(true, ordering: .releasing)
+        registry?.remove(entry)
+    }
+}

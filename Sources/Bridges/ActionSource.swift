@@ -1,0 +1,102 @@
+import Observable
+
+/// A class that sends actions through an ``ActionRegistry`` it owns — adopt it to get target-action
+/// without selectors on your control: `addAction(for:_:)`, `sendActions(for:)`, `signal(for:)`,
+/// `isEnabled`.
+///
+/// The only requirement is the registry. For a non-final class, type it with the class that adopts the
+/// protocol; subclasses inherit it (their sender is typed as that class).
+///
+/// ```swift
+/// final class TextField: ActionSource {
+///     let actions = ActionRegistry<TextField>()
+///     var text = "" {
+///         didSet { sendActions(for: .editingChanged) }
+///     }
+/// }
+///
+/// let field = TextField()
+/// field.signal(for: .editingChanged).map(\.text).subscribe(next: { print($0) })
+/// field.text = "ada"   // ada
+/// ```
+public protocol ActionSource: AnyObject {
+    /// The type the actions receive as their sender (the adopting class).
+    associatedtype ActionSender: AnyObject = Self
+
+    /// The registry holding this control's actions.
+    ///
+    /// ```swift
+    /// let actions = ActionRegistry<Button>()
+    /// ```
+    var actions: ActionRegistry<ActionSender> { get }
+
+    /// The sender passed to actions: `self` (provided when `ActionSender` is the adopting class).
+    ///
+    /// ```swift
+    /// button.actionSender === button   // true
+    /// ```
+    var actionSender: ActionSender { get }
+}
+
+extension ActionSource where ActionSender == Self {
+    /// `self`.
+    ///
+    /// ```swift
+    /// button.actionSender === button   // true
+    /// ```
+    public var actionSender: Self { self }
+}
+
+extension ActionSource {
+    /// Registers `action` for any of `events` (see `ActionRegistry.addAction(for:_:)`).
+    ///
+    /// ```swift
+    /// let handle = button.addAction(for: .primaryAction) { sender, events in print(events) }
+    /// ```
+    @discardableResult
+    public func addAction(for events: ControlEvents, _ action: @escaping (ActionSender, ControlEvents) -> Void)
+        -> any Disposable
+    {
+        actions.addAction(for: events, action)
+    }
+
+    /// Registers `action` for any of `events`.
+    ///
+    /// ```swift
+    /// button.addAction(for: .primaryAction) { sender in print("tapped") }
+    /// ```
+    @discardableResult
+    public func addAction(for events: ControlEvents, _ action: @escaping (ActionSender) -> Void) -> any Disposable {
+        actions.addAction(for: events, action)
+    }
+
+    /// Runs the actions registered for any of `events`, with this control as the sender.
+    ///
+    /// ```swift
+    /// func click() { sendActions(for: .primaryAction) }
+    /// ```
+    public func sendActions(for events: ControlEvents) {
+        actions.sendActions(for: events, from: actionSender)
+    }
+
+    /// This control each time any of `events` is sent; completes when the control (and so its registry)
+    /// is deinitialized.
+    ///
+    /// ```swift
+    /// button.signal(for: .primaryAction).subscribe(next: { _ in submit() })
+    /// ```
+    public func signal(for events: ControlEvents) -> Signal<ActionSender, Never> {
+        actions.signal(for: events)
+    }
+
+    /// Whether the control fires its actions (forwarded to the registry's
+    /// ``ActionRegistry/isEnabled``).
+    ///
+    /// ```swift
+    /// button.isEnabled = false
+    /// ```
+    public var isEnabled: Bool {
+        get { actions.isEnabled }
+        set { actions.isEnabled = newValue }
+    }
+}

@@ -1,0 +1,117 @@
+/// The kinds of events a control sends to its actions, as a set (UIKit's `UIControl.Event`, for the
+/// selector-less action registry).
+///
+/// Define your own events in the application range (bits 24–31):
+///
+/// ```swift
+/// extension ControlEvents {
+///     static let refreshRequested = ControlEvents(rawValue: 1 << 24)
+/// }
+/// button.addAction(for: [.primaryAction, .refreshRequested]) { sender, events in print(events) }
+/// ```
+public struct ControlEvents: OptionSet, Hashable, Sendable {
+    /// The bits of the set.
+    ///
+    /// ```swift
+    /// ControlEvents.valueChanged.rawValue   // 4096
+    /// ```
+    public let rawValue: UInt32
+
+    /// Creates a set from its bits.
+    ///
+    /// ```swift
+    /// let custom = ControlEvents(rawValue: 1 << 25)
+    /// ```
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// A press began.
+    ///
+    /// ```swift
+    /// button.signal(for: .touchDown)
+    /// ```
+    public static let touchDown = ControlEvents(rawValue: 1 << 0)
+    /// A press ended inside the control (a click).
+    ///
+    /// ```swift
+    /// button.signal(for: .touchUpInside)
+    /// ```
+    public static let touchUpInside = ControlEvents(rawValue: 1 << 6)
+    /// A press ended outside the control.
+    ///
+    /// ```swift
+    /// button.signal(for: .touchUpOutside)
+    /// ```
+    public static let touchUpOutside = ControlEvents(rawValue: 1 << 7)
+    /// A press was cancelled.
+    ///
+    /// ```swift
+    /// button.signal(for: .touchCancel)
+    /// ```
+    public static let touchCancel = ControlEvents(rawValue: 1 << 8)
+    /// The control's value changed (a slider moved, a switch flipped).
+    ///
+    /// ```swift
+    /// slider.signal(for: .valueChanged).map(\.value)
+    /// ```
+    public static let valueChanged = ControlEvents(rawValue: 1 << 12)
+    /// The control's primary action fired (a button was activated, Return was pressed in a field).
+    ///
+    /// ```swift
+    /// loginButton.signal(for: .primaryAction)
+    /// ```
+    public static let primaryAction = ControlEvents(rawValue: 1 << 13)
+    /// Editing began in a text control.
+    ///
+    /// ```swift
+    /// field.signal(for: .editingDidBegin)
+    /// ```
+    public static let editingDidBegin = ControlEvents(rawValue: 1 << 16)
+    /// The text of a text control changed.
+    ///
+    /// ```swift
+    /// field.signal(for: .editingChanged).map(\.text)   // Linux's rac_textSignal for a widget
+    /// ```
+    public static let editingChanged = ControlEvents(rawValue: 1 << 17)
+    /// Editing ended in a text control.
+    ///
+    /// ```swift
+    /// field.signal(for: .editingDidEnd)
+    /// ```
+    public static let editingDidEnd = ControlEvents(rawValue: 1 << 18)
+    /// Editing ended because the user pressed Return.
+    ///
+    /// ```swift
+    /// field.signal(for: .editingDidEndOnExit)
+    /// ```
+    public static let editingDidEndOnExit = ControlEvents(rawValue: 1 << 19)
+
+    /// Every touch event.
+    ///
+    /// ```swift
+    /// control.signal(for: .allTouchEvents)
+    /// ```
+    public static let allTouchEvents: ControlEvents = [.touchDown, .touchUpInside, .touchUpOutside, .touchCancel]
+    /// Every editing event.
+    ///
+    /// ```swift
+    /// field.signal(for: .allEditingEvents)
+    /// ```
+    public static let allEditingEvents: ControlEvents = [
+        .editingDidBegin, .editingChanged, .editingDidEnd, .editingDidEndOnExit,
+    ]
+    /// The bits reserved for application-defined events (24–31).
+    ///
+    /// ```swift
+    /// let mine = ControlEvents(rawValue: 1 << 24)
+    /// ControlEvents.applicationReserved.contains(mine)   // true
+    /// ```
+    public static let applicationReserved = ControlEvents(rawValue: 0xFF00_0000)
+    /// Every event, including application-defined ones.
+    ///
+    /// ```swift
+    /// control.signal(for: .allEvents)
+    /// ```
+    public static let allEvents = ControlEvents(rawValue: .max)
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Observable
+
+/// How a child process ended.
+///
+/// ```swift
+/// switch exit {
+/// case .exited(0): print("ok")
+/// case .exited(let code): print("failed with", code)
+/// case .signaled(let signal): print("killed by", signal)
+/// }
+/// ```
+public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {
+    /// The process called `exit` with this status.
+    ///
+    /// ```swift
+    /// // /bin/sh -c 'exit 3'
+    /// ProcessExit.exited(3)
+    /// ```
+    case exited(Int32)
+    /// The process was terminated by this signal.
+    ///
+    /// ```swift
+    /// // /bin/sh -c 'kill -TERM $$'
+    /// ProcessExit.signaled(.terminate)
+    /// ```
+    case signaled(UnixSignal)
+
+    /// `exited(3)` or `signaled(SIGTERM)`.
+    ///
+    /// ```swift
+    /// print(ProcessExit.exited(3))   // exited(3)
+    /// ```
+    public var description: String {
+        switch self {
+        case .exited(let status): return "exited(\(status))"
+        case .signaled(let signal): return "signaled(\(signal))"
+        }
+    }
+}
+
+extension Signal where Value == ProcessExit, Failure == BridgeError {
+    /// Sends how `process` ended, then completes.
+    ///
+    /// Subscribing launches the process if it has not been launched yet (a launch failure is
+    /// ``BridgeError/launchFailed(reason:)``); a running process is watched; a finished one reports at
+    /// once. The bridge chains `terminationHandler`: a handler you set before subscribing still runs.
+    /// Set up the process (arguments, pipes) before subscribing, and do not replace its
+    /// `terminationHandler` afterwards (that would silence the subscription).
+    ///
+    /// Disposing stops watching and leaves the child running; stop it with `process.terminate()`.
+    /// (Foundation on Linux spawns children with the launching thread's signal mask, which on Dispatch
+    /// threads and under XCTest blocks `SIGTERM`: such a child ignores `terminate()` until it exits.)
+    ///
+    /// ```swift
+    /// let child = Process()
+    /// child.executableURL = URL(fileURLWithPath: "/bin/sh")
+    /// child.arguments = ["-c", "exit 3"]
+    /// Signal.termination(of: child).subscribe(next: { print($0) })   // exited(3)
+    /// ```
+    public static func termination(of process: Process) -> Signal {
+        // Process is thread-safe for these uses (run, isRunning, terminate, termination status).
+        let handle = BridgeUnchecked(process)
+        return Signal { observer in
+            let process = handle.value
+            let previous = process.terminationHandler
+            process.terminationHandler = { finished in
+                previous?(finished)
+                observer.send(ProcessExit(finished))
+                observer.sendCompleted()
+            }
+            if process.processIdentifier == 0 {
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = previous
+                    observer.sendError(.launchFailed(reason: "\(error)"))
+                    return nil
+                }
+            } else if !process.isRunning {
+                // Finished before we watched it (the handler may also run: the observer keeps one result).
+                observer.send(ProcessExit(process))
+                observer.sendCompleted()
+                return nil
+            }
+            return nil
+        }
+    }
+}
+
+extension ProcessExit {
+    init(_ process: Process) {
+        switch process.terminationReason {
+        case .exit: self = .exited(process.terminationStatus)
+        case .uncaughtSignal: self = .signaled(UnixSignal(rawValue: process.terminationStatus))
+        @unknown default: self = .exited(process.terminationStatus)
+        }
+    }
+}

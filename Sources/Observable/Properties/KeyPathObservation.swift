@@ -1,0 +1,161 @@
+/// What a key-path observation reports to the signal built on it.
+@usableFromInline
+enum KeyPathUpdate<Value> {
+    /// The value on subscription.
+    case initial(Value)
+    /// About to change (sent only when asked for): the last value sent.
+    case prior(old: Value)
+    /// A tracked property was set and the key path re-evaluated.
+    case changed(old: Value, new: Value)
+    /// The observed object is gone, or the key path observes nothing.
+    case ended
+}
+
+/// One subscription to `object.observe(\.some.path)` when the path is more than one `@Observed`
+/// property of the object itself: a chain (`\.account.name`), an optional link (`\.account?.name`), a
+/// computed property, a conditional.
+///
+/// The key path is evaluated under read tracking; the observation then listens to every `@Observed`
+/// property that evaluation read, and re-evaluates (re-tracking) whenever one of them is set. So when
+/// the middle of a chain is replaced, the next evaluation reads the new middle object and drops the old
+/// one, whose sets are no longer heard. Reads of anything else are not tracked.
+///
+/// All inputs go through one ``Mailbox``: evaluations never overlap, and a set made by the
+/// subscriber's own callback is handled after the current update (guarantees 3 and 4). The observation
+/// holds its object weakly and ends when the object deinitializes (seen through the object's lifetime
+/// storage, see ``ObjectLifetime``).
+@usableFromInline
+final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
+    // Safety: `lastValue` is touched only inside the mailbox's handler (serialized); `dependencies`,
+    // `lifetimeObserver` and `closed` only under `lock`; the rest is immutable after `start`.
+    @usableFromInline enum Input {
+        case start(Value, [ObservedRead])
+        case reevaluate
+        case prior
+        case rootGone
+    }
+
+    weak var root: Root?
+    let keyPath: KeyPath<Root, Value>
+    let wantsPrior: Bool
+    var lastValue: Value?
+    let lock = SpinLock()
+    var dependencies: [ObjectIdentifier: any Disposable] = [:]
+    var lifetimeObserver: (any Disposable)?
+    var closed = false
+    var mailbox: Mailbox<Input>?
+
+    init(root: Root, keyPath: KeyPath<Root, Value>, wantsPrior: Bool) {
+        self.root = root
+        self.keyPath = keyPath
+        self.wantsPrior = wantsPrior
+    }
+
+    /// Starts an observation whose first evaluation (`value`, `reads`) has already been made.
+    @usableFromInline
+    static func start(
+        root: Root, keyPath: KeyPath<Root, Value>, wantsPrior: Bool,
+        first value: Value, reads: [ObservedRead],
+        lifetime: CompositeDisposable, update: @escaping (KeyPathUpdate<Value>) -> Void
+    ) {
+        let observation = KeyPathObservation(root: root, keyPath: keyPath, wantsPrior: wantsPrior)
+        let mailbox = Mailbox<Input>(lifetime: lifetime) { input in
+            observation.handle(input, update: update)
+        }
+        observation.mailbox = mailbox
+        lifetime.add(AnyDisposable { observation.close() })
+        mailbox.post(.start(value, reads))
+    }
+
+    func handle(_ input: Input, update: (KeyPathUpdate<Value>) -> Void) {
+        switch input {
+        case .start(let value, let reads):
+            guard let root else { return update(.ended) }
+            if reads.isEmpty {
+                ObservationWarning.keyPathObservesNothing(keyPath)
+                update(.initial(value))
+                return update(.ended)
+            }
+            attachLifetime(root: root, reads: reads)
+            track(reads, root: root)
+            lastValue = value
+            update(.initial(value))
+        case .reevaluate:
+            guard let root else { return update(.ended) }
+            let (value, reads) = ReadTracker.track { root[keyPath: keyPath] }
+            track(reads, root: root)
+            let old = lastValue ?? value
+            lastValue = value
+            update(.changed(old: old, new: value))
+        case .prior:
+            guard root != nil, let lastValue else { return }
+            update(.prior(old: lastValue))
+        case .rootGone:
+            update(.ended)
+        }
+    }
+
+    /// Listens for the root's deinitialization: through a root property the evaluation read, or else
+    /// through the root's lifetime storage.
+    func attachLifetime(root: Root, reads: [ObservedRead]) {
+        let rootID = ObjectIdentifier(root)
+        let channel = reads.first(where: { $0.owner == rootID })?.channel ?? ObjectLifetime.channel(of: root)
+        guard let channel else {
+            ObservationWarning.noLifetimeStorage(type(of: root))
+            return
+        }
+        let observer = channel.addLifetimeObserver { [self] in mailbox?.post(.rootGone) }
+        lock.lock()
+        if closed {
+            lock.unlock()
+            observer.dispose()
+            return
+        }
+        lifetimeObserver = observer
+        lock.unlock()
+    }
+
+    /// Listens to exactly the properties in `reads`: keeps the ones already heard, adds the new ones,
+    /// drops the rest.
+    func track(_ reads: [ObservedRead], root: Root) {
+        lock.lock()
+        var previous = dependencies
+        lock.unlock()
+        var next: [ObjectIdentifier: any Disposable] = [:]
+        for read in reads {
+            let id = ObjectIdentifier(read.channel)
+            if let existing = previous.removeValue(forKey: id) {
+                next[id] = existing
+                continue
+            }
+            // A dependency whose owner deinitializes is simply dropped: the set that released the owner
+            // (of a tracked link) triggers the re-evaluation. Re-evaluating here would read the key path
+            // from inside that set's access to its storage.
+            next[id] = read.channel.addDependency(
+                willSet: wantsPrior ? { [self] in mailbox?.post(.prior) } : nil,
+                didSet: { [self] in mailbox?.post(.reevaluate) },
+                finish: {})
+        }
+        lock.lock()
+        let stale: [any Disposable]
+        if closed {
+            stale = Array(previous.values) + Array(next.values)
+        } else {
+            dependencies = next
+            stale = Array(previous.values)
+        }
+        lock.unlock()
+        for dependency in stale { dependency.dispose() }
+    }
+
+    /// The subscription ended: stop listening everywhere.
+    func close() {
+        lock.lock()
+        closed = true
+        let all = Array(dependencies.values) + (lifetimeObserver.map { [$0] } ?? [])
+        dependencies = [:]
+        lifetimeObserver = nil
+        lock.unlock()
+        for dependency in all { dependency.dispose() }
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A runtime diagnostic about an observation that cannot work as written.
+///
+/// Tether never hands out a silently dead signal. When an observation cannot follow what it was asked
+/// to follow, it reports an `ObservationWarning` to ``ObservationWarning/handler`` and behaves as
+/// documented for that case:
+///
+/// - ``Kind-swift.enum/keyPathObservesNothing``: `observe(\.path)` read no `@Observed` (or
+///   Observation-tracked) property, e.g. a plain `var`. The signal sends the current value, then completes.
+/// - ``Kind-swift.enum/noLifetimeStorage``: the object owns no storage through which Tether can see it
+///   deinitialize (a ``KeyPathObservable`` class without any `@Observed` property, or an Observation
+///   class without the `@Observable` macro's registrar). `deallocated` then never completes, and a
+///   key-path observation of such an object completes on the next change after the object is gone.
+///
+/// The default handler prints each distinct warning once to standard error. Replace it to route
+/// warnings elsewhere (a logger, a test).
+///
+/// ```swift
+/// ObservationWarning.handler = { warning in logger.warning("\(warning)") }
+/// ```
+public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of warnings.
+    ///
+    /// ```swift
+    /// if warning.kind == .keyPathObservesNothing { … }
+    /// ```
+    public enum Kind: Sendable, Hashable {
+        /// The key path read no observable property: the signal sent the current value and completed.
+        ///
+        /// ```swift
+        /// settings.observe(\.plainVar)   // reports .keyPathObservesNothing
+        /// ```
+        case keyPathObservesNothing
+        /// The object owns no storage that tells Tether when it deinitializes.
+        ///
+        /// ```swift
+        /// objectWithoutObservedProperties.deallocated   // reports .noLifetimeStorage
+        /// ```
+        case noLifetimeStorage
+    }
+
+    /// Which problem this is.
+    ///
+    /// ```swift
+    /// warning.kind   // .keyPathObservesNothing
+    /// ```
+    public let kind: Kind
+    /// The type (and key path) concerned, e.g. `"\Settings.plain"`.
+    ///
+    /// ```swift
+    /// warning.subject   // "\Settings.plain"
+    /// ```
+    public let subject: String
+    /// A full explanation with the fix.
+    ///
+    /// ```swift
+    /// logger.warning(warning.message)
+    /// ```
+    public let message: String
+
+    /// The warning's message, prefixed with `Tether:`.
+    ///
+    /// ```swift
+    /// print(warning)   // Tether: observe(\Settings.plain) read no @Observed property …
+    /// ```
+    public var description: String { "Tether: " + message }
+
+    /// Receives every warning, on the thread that detected it. Thread-safe to read and replace.
+    ///
+    /// The default prints each distinct warning once to standard error.
+    ///
+    /// ```swift
+    /// ObservationWarning.handler = { print("observation problem:", $0.message) }
+    /// ```
+    public static var handler: @Sendable (ObservationWarning) -> Void {
+        get { warningStore.lock.withLock { warningStore.handler } }
+        set { warningStore.lock.withLock { warningStore.handler = newValue } }
+    }
+
+    /// The handler installed when the program starts: prints each distinct warning once to stderr.
+    ///
+    /// ```swift
+    /// ObservationWarning.handler = ObservationWarning.printOnce
+    /// ```
+    public static let printOnce: @Sendable (ObservationWarning) -> Void = { warning in
+        let isNew = warningStore.lock.withLock { warningStore.printed.insert(warning).inserted }
+        guard isNew else { return }
+        let line = "\(warning)\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+
+    static func report(_ kind: Kind, subject: String, message: String) {
+        let warning = ObservationWarning(kind: kind, subject: subject, message: message)
+        handler(warning)
+    }
+
+    static func keyPathObservesNothing(_ keyPath: AnyKeyPath) {
+        let subject = "\(keyPath)"
+        report(
+            .keyPathObservesNothing, subject: subject,
+            message: "observe(\(subject)) read no @Observed property (a plain var or let cannot be "
+                + "observed): the signal sent the current value and completed. Mark the property "
+                + "@Observed, or observe an @Observed property it depends on.")
+    }
+
+    static func noLifetimeStorage(_ type: Any.Type) {
+        let subject = "\(type)"
+        report(
+            .noLifetimeStorage, subject: subject,
+            message: "\(subject) owns no storage through which Tether can see it deinitialize "
+                + "(give it at least one @Observed property — `@Observed private var lifetime = ()` "
+                + "is enough — or use the @Observable macro): `deallocated` will not complete, and "
+                + "key-path observations of it complete on the next change after it is gone.")
+    }
+}
+
+/// The handler and the set of warnings already printed.
+private final class WarningStore: @unchecked Sendable {
+    // Safety: both variables are only accessed under `lock`.
+    let lock = SpinLock()
+    var handler: @Sendable (ObservationWarning) -> Void = ObservationWarning.printOnce
+    var printed: Set<ObservationWarning> = []
+}
+
+private let warningStore = WarningStore()

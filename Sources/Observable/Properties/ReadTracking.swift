@@ -1,0 +1,82 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How many threads are evaluating a key path under read tracking right now.
+///
+/// `@Observed` getters check it with one relaxed load (a plain read on x86) and only look up the
+/// thread-local tracker when it is non-zero, so a read costs almost nothing when nobody tracks.
+@usableFromInline
+let observedReadTrackingDepth = Atomic<Int>(0)
+
+/// One `@Observed` property read while a key path was being evaluated.
+@usableFromInline
+struct ObservedRead {
+    /// The property's observer storage.
+    @usableFromInline let channel: any ObservedChannelProtocol
+    /// The object that owns the property.
+    @usableFromInline let owner: ObjectIdentifier
+    /// The property's key path on its declaring class (`\Account.name`).
+    @usableFromInline let keyPath: AnyKeyPath
+
+    @usableFromInline
+    init(channel: any ObservedChannelProtocol, owner: ObjectIdentifier, keyPath: AnyKeyPath) {
+        self.channel = channel
+        self.owner = owner
+        self.keyPath = keyPath
+    }
+}
+
+/// Records the `@Observed` properties read on this thread while a key path is evaluated.
+///
+/// `track { … }` installs a tracker in a thread-local slot; `@Observed` getters report to the tracker of
+/// their thread. Trackers nest: an evaluation inside an evaluation records into its own tracker.
+@usableFromInline
+final class ReadTracker {
+    @usableFromInline var reads: [ObservedRead] = []
+    @usableFromInline var seen: Set<ObjectIdentifier> = []
+
+    @usableFromInline
+    init() {}
+
+    /// The thread's thread-local slot for its current tracker.
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// The tracker of the calling thread, if it is evaluating a key path.
+    @usableFromInline
+    static var current: ReadTracker? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ReadTracker>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body`, returning its result and the `@Observed` properties it read (each once, in order).
+    @usableFromInline
+    static func track<T>(_ body: () -> T) -> (T, [ObservedRead]) {
+        let tracker = ReadTracker()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(tracker).toOpaque())
+        observedReadTrackingDepth.wrappingAdd(1, ordering: .relaxed)
+        let result = withExtendedLifetime(tracker) { body() }
+        observedReadTrackingDepth.wrappingSubtract(1, ordering: .relaxed)
+        pthread_setspecific(key, previous)
+        return (result, tracker.reads)
+    }
+
+    @usableFromInline
+    func record(_ read: ObservedRead) {
+        if seen.insert(ObjectIdentifier(read.channel)).inserted {
+            reads.append(read)
+        }
+    }
+}

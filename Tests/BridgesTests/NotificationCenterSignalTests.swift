@@ -1,0 +1,310 @@
+import Bridges
+import Dispatch
+import Foundation
+import XCTest
+
+private let ping = Notification.Name("BridgesTests.ping")
+private let pong = Notification.Name("BridgesTests.pong")
+
+/// A sender whose instances tests create and release.
+private final class Sender: @unchecked Sendable {
+    var payload = [UInt8](repeating: 0, count: 8)
+}
+
+final class NotificationCenterSignalTests: XCTestCase {
+    func testSignalDeliversPostsOfItsNameOnly() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping).record(into: log)
+        center.post(name: ping, object: nil, userInfo: ["n": 1])
+        center.post(name: pong, object: nil)
+        center.post(name: ping, object: nil, userInfo: ["n": 2])
+        XCTAssertEqual(log.values.map(\.name), [ping, ping])
+        XCTAssertEqual(log.values.compactMap { $0.userInfo?["n"] as? Int }, [1, 2])
+    }
+
+    func testNilNameDeliversEveryPost() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: nil).record(into: log)
+        center.post(name: ping, object: nil)
+        center.post(name: pong, object: nil)
+        XCTAssertEqual(log.values.map(\.name), [ping, pong])
+    }
+
+    func testNothingHappensUntilSubscribed() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification, Never>()
+        let signal = center.signal(for: ping)
+        center.post(name: ping, object: nil)
+        signal.record(into: log)
+        XCTAssertEqual(log.count, 0)
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(log.count, 1)
+    }
+
+    func testEachSubscriptionObservesIndependently() {
+        let center = NotificationCenter()
+        let first = EventLog<Notification, Never>()
+        let second = EventLog<Notification, Never>()
+        let a = center.signal(for: ping).record(into: first)
+        center.signal(for: ping).record(into: second)
+        center.post(name: ping, object: nil)
+        a.dispose()
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(first.count, 1)
+        XCTAssertEqual(second.count, 2)
+    }
+
+    func testPostsAfterDisposeReachNothing() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification, Never>()
+        let subscription = center.signal(for: ping).record(into: log)
+        center.post(name: ping, object: nil)
+        subscription.dispose()
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(log.count, 1)
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testDisposingASubscriptionAgainDoesNotRemoveAnotherObserver() {
+        // On Linux a stale token can unregister a later observer: the bridge must remove exactly once
+        // (white-box check of the removal itself: NotificationObservationTests).
+        let center = NotificationCenter()
+        let first = center.signal(for: ping).subscribe()
+        first.dispose()
+        let survivors = (0..<8).map { _ in EventLog<Notification, Never>() }
+        let subscriptions = survivors.map { center.signal(for: ping).record(into: $0) }
+        let raw = Counter()
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in raw.increment() }
+        first.dispose()
+        first.dispose()
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(survivors.map(\.count), Array(repeating: 1, count: 8))
+        XCTAssertEqual(raw.value, 1)
+        center.removeObserver(token)
+        subscriptions.forEach { $0.dispose() }
+    }
+
+    func testDisposingFromInsideTheSubscriberStopsDelivery() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification, Never>()
+        var subscription: (any Disposable)?
+        subscription = center.signal(for: ping).subscribe(next: { note in
+            log.append(.next(note))
+            subscription?.dispose()
+        })
+        center.post(name: ping, object: nil)
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(log.count, 1)
+    }
+
+    func testDisposingReleasesTheSubscribersCaptures() {
+        let center = NotificationCenter()
+        weak var weakTracked: Tracked?
+        var subscription: (any Disposable)?
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            subscription = center.signal(for: ping).subscribe(next: { _ in _ = tracked.id })
+        }
+        center.post(name: ping, object: nil)
+        XCTAssertNotNil(weakTracked)
+        subscription?.dispose()
+        XCTAssertNil(weakTracked, "the removed observer's block must not keep the subscriber alive")
+    }
+
+    func testObjectFilterDeliversOnlyThatObjectsPosts() {
+        let center = NotificationCenter()
+        let sender = Sender()
+        let other = Sender()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, object: sender).record(into: log)
+        center.post(name: ping, object: other)
+        center.post(name: ping, object: nil)
+        center.post(name: ping, object: sender)
+        center.post(name: pong, object: sender)
+        XCTAssertEqual(log.values.count, 1)
+        XCTAssertTrue(log.values.first?.object as AnyObject? === sender)
+    }
+
+    func testObjectFilterWithoutNameDeliversEveryNameFromThatObject() {
+        let center = NotificationCenter()
+        let sender = Sender()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: nil, object: sender).record(into: log)
+        center.post(name: ping, object: sender)
+        center.post(name: pong, object: Sender())
+        center.post(name: pong, object: sender)
+        XCTAssertEqual(log.values.map(\.name), [ping, pong])
+    }
+
+    func testObjectFilterDoesNotKeepTheObjectAliveAndCompletesWhenItIsGone() {
+        let center = NotificationCenter()
+        // Record names only: a recorded notification would keep its object alive.
+        let log = EventLog<Notification.Name, Never>()
+        weak var weakSender: Sender?
+        do {
+            let sender = Sender()
+            weakSender = sender
+            center.signal(for: ping, object: sender).map(\.name).record(into: log)
+            center.post(name: ping, object: sender)
+        }
+        XCTAssertNil(weakSender)
+        center.post(name: ping, object: Sender())
+        XCTAssertEqual(log.count, 2)
+        XCTAssertEqual(log.events.last?.isTerminal, true)
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(log.count, 2)
+    }
+
+    func testSubscribingAfterTheObjectIsGoneCompletesAtOnce() {
+        let center = NotificationCenter()
+        var sender: Sender? = Sender()
+        let signal = center.signal(for: ping, object: sender)
+        sender = nil
+        let log = EventLog<Notification, Never>()
+        signal.record(into: log)
+        XCTAssertEqual(log.count, 1)
+        XCTAssertEqual(log.events.first?.isTerminal, true)
+    }
+
+    func testObjectFilterIgnoresANewObjectAtTheDeadObjectsAddress() throws {
+        for name in [ping, nil] as [Notification.Name?] {
+            let center = NotificationCenter()
+            let log = EventLog<Notification, Never>()
+            var address: UInt = 0
+            do {
+                let sender = Sender()
+                address = UInt(bitPattern: ObjectIdentifier(sender).hashValue)
+                center.signal(for: name, object: sender).record(into: log)
+            }
+            // Allocate until the allocator hands out the dead sender's address again.
+            var keep: [Sender] = []
+            var reused: Sender?
+            for _ in 0..<10_000 {
+                let candidate = Sender()
+                if UInt(bitPattern: ObjectIdentifier(candidate).hashValue) == address {
+                    reused = candidate
+                    break
+                }
+                keep.append(candidate)
+            }
+            let impostor = try XCTUnwrap(reused, "the allocator never reused the address")
+            center.post(name: ping, object: impostor)
+            XCTAssertTrue(log.values.isEmpty, "a post from a different object at the same address was delivered")
+            XCTAssertEqual(log.events.last?.isTerminal, true, "the dead filter object should end the signal")
+            withExtendedLifetime(keep) {}
+        }
+    }
+
+    func testSchedulerOverloadDeliversOnTheScheduler() {
+        let center = NotificationCenter()
+        let scheduler = TestScheduler()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, on: scheduler).record(into: log)
+        center.post(name: ping, object: nil, userInfo: ["n": 1])
+        center.post(name: ping, object: nil, userInfo: ["n": 2])
+        XCTAssertEqual(log.count, 0)
+        scheduler.advance()
+        XCTAssertEqual(log.values.compactMap { $0.userInfo?["n"] as? Int }, [1, 2])
+    }
+
+    func testSchedulerOverloadDropsWhatIsPendingAtDispose() {
+        let center = NotificationCenter()
+        let scheduler = TestScheduler()
+        let log = EventLog<Notification, Never>()
+        let subscription = center.signal(for: ping, on: scheduler).record(into: log)
+        center.post(name: ping, object: nil)
+        subscription.dispose()
+        scheduler.advance()
+        XCTAssertEqual(log.count, 0)
+    }
+
+    func testSchedulerOverloadDeliversOnAQueueScheduler() {
+        let center = NotificationCenter()
+        let scheduler = QueueScheduler(name: "bridges.tests.notifications")
+        let onQueue = Counter()
+        let log = EventLog<Notification, Never>()
+        let done = log.expectation(count: 3)
+        center.signal(for: ping, on: scheduler).subscribe(next: { note in
+            if scheduler.isCurrent { onQueue.increment() }
+            log.append(.next(note))
+        })
+        for n in 0..<3 { center.post(name: ping, object: nil, userInfo: ["n": n]) }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(log.values.compactMap { $0.userInfo?["n"] as? Int }, [0, 1, 2])
+        XCTAssertEqual(onQueue.value, 3)
+    }
+
+    func testConcurrentPostsAreDeliveredSerially() {
+        let center = NotificationCenter()
+        let detector = OverlapDetector()
+        let received = Counter()
+        let subscription = center.signal(for: ping).subscribe(next: { _ in
+            detector.enter()
+            received.increment()
+            detector.leave()
+        })
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 { center.post(name: ping, object: nil) }
+        }
+        subscription.dispose()
+        XCTAssertEqual(received.value, 8_000)
+        XCTAssertEqual(detector.overlaps, 0)
+    }
+
+    func testNoValueArrivesAfterDisposeReturnsWhilePostingThreadsRun() {
+        // Foundation can run a removed block late; the bridge's gate must stop it.
+        let center = NotificationCenter()
+        let stop = Flag()
+        let violations = Counter()
+        let posters = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: posters) {
+                while !stop.isRaised { center.post(name: ping, object: nil) }
+            }
+        }
+        for _ in 0..<300 {
+            let disposed = Flag()
+            let subscription = center.signal(for: ping).subscribe(next: { _ in
+                if disposed.isRaised { violations.increment() }
+            })
+            subscription.dispose()
+            disposed.raise()
+        }
+        stop.raise()
+        posters.wait()
+        XCTAssertEqual(violations.value, 0)
+    }
+
+    func testObserversComingAndGoingWhileThreadsPost() {
+        let center = NotificationCenter()
+        let violations = Counter()
+        let delivered = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if index % 2 == 0 {
+                for _ in 0..<3_000 { center.post(name: ping, object: nil) }
+            } else {
+                for _ in 0..<200 {
+                    let disposed = Flag()
+                    let detector = OverlapDetector()
+                    let subscription = center.signal(for: ping).subscribe(next: { _ in
+                        detector.enter()
+                        if disposed.isRaised { violations.increment() }
+                        delivered.increment()
+                        detector.leave()
+                    })
+                    subscription.dispose()
+                    disposed.raise()
+                    if detector.overlaps > 0 { violations.increment() }
+                }
+            }
+        }
+        XCTAssertEqual(violations.value, 0)
+        // Every subscription is gone: a post reaches nothing.
+        let before = delivered.value
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(delivered.value, before)
+    }
+}
