@@ -2,17 +2,24 @@ import Foundation
 import Observable
 import XCTest
 
-final class ZipTests: XCTestCase {
+final class ZipTests: ResourceCheckedTestCase {
     private var subject1 = Subject<Int, TestError>()
     private var subject2 = Subject<Int, TestError>()
     private var log = EventLog<String, TestError>()
 
     override func setUp() {
-        super.setUp()
         subject1 = Subject()
         subject2 = Subject()
         log = EventLog()
+        super.setUp()  // here: the resource count starts with the subjects alive (they live in properties)
         Signal.zip(subject1, subject2).map { "\($0)\($1)" }.record(into: log)
+    }
+
+    override func tearDown() {
+        // End the fixture's subscription, so that the leak check sees whether it freed everything.
+        subject1.sendCompleted()
+        subject2.sendCompleted()
+        super.tearDown()
     }
 
     private func send(_ values: [Int], to subject: Subject<Int, TestError>, then terminal: Event<Int, TestError>) {

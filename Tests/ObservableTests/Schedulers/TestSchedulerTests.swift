@@ -19,7 +19,7 @@ private final class StampedLog: @unchecked Sendable {
     }
 }
 
-final class TestSchedulerTests: XCTestCase {
+final class TestSchedulerTests: ResourceCheckedTestCase {
     func testNothingRunsUntilTheClockAdvances() {
         let scheduler = TestScheduler()
         let log = StampedLog(scheduler)
