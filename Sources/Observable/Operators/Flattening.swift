@@ -181,7 +181,9 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     @usableFromInline let strategy: FlattenStrategy
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
-    @usableFromInline let transform: (OuterValue) -> Inner
+    /// Released once the outer source has ended: what it captured (often the inners' subjects) must not
+    /// keep the last inners — and so the subscription — alive.
+    @exclusivity(unchecked) @usableFromInline var transform: ((OuterValue) -> Inner)?
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
@@ -236,6 +238,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         active = [:]
         currentLifetime = nil
         currentID = nil
+        transform = nil
         queue = []
         queueHead = 0
         current?.dispose()
@@ -259,6 +262,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         if done { return }
         switch input {
         case .outer(.next(let value)):
+            guard let transform else { return }
             let inner = transform(value)
             switch strategy {
             case .merge:
@@ -278,10 +282,12 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
             fail(failure)
         case .outer(.completed):
             outerCompleted = true
+            transform = nil
             completeIfFinished()
         case .outerGone:
             if outerCompleted { return }
             outerCompleted = true
+            transform = nil
             endsQuietly = true
             completeIfFinished()
         case .innerGone(let id):

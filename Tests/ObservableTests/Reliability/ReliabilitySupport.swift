@@ -174,3 +174,10 @@ func assertResourcesReturn(
     let leaked = ResourceCounter.total - start
     XCTAssertEqual(leaked, 0, "ResourceCounter: \(leaked) Tether object(s) still alive \(message())", file: file, line: line)
 }
+
+/// Skips a test that reproduces a known bug in the core (which this branch may not change), unless
+/// `TETHER_RUN_CORE_BUG_TESTS=1`: then it runs, and fails until the core is fixed.
+func skipKnownCoreBug(_ description: String) throws {
+    if ProcessInfo.processInfo.environment["TETHER_RUN_CORE_BUG_TESTS"] == "1" { return }
+    throw XCTSkip("core bug: \(description) (TETHER_RUN_CORE_BUG_TESTS=1 runs this test)")
+}
