@@ -12,9 +12,11 @@ let package = Package(
         .target(name: "Observable"),
         .target(name: "Bridges", dependencies: ["Observable"]),
         .target(name: "Binding", dependencies: ["Observable"]),
+        .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
         .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Observable"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable"]),
+        .testTarget(name: "DemoTests", dependencies: ["tether-demo"], path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,9 @@ import Observable
 /// without selectors on your control: `addAction(for:_:)`, `sendActions(for:)`, `signal(for:)`,
 /// `isEnabled`.
 ///
+/// Every action source is a ``CommandSource``: its primary action triggers a bound `Command`, and the
+/// command's `enabled` drives ``isEnabled``.
+///
 /// The only requirement is the registry. For a non-final class, type it with the class that adopts the
 /// protocol; subclasses inherit it (their sender is typed as that class).
 ///
@@ -19,7 +22,7 @@ import Observable
 /// field.signal(for: .editingChanged).map(\.text).subscribe(next: { print($0) })
 /// field.text = "ada"   // ada
 /// ```
-public protocol ActionSource: AnyObject {
+public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// The type the actions receive as their sender (the adopting class).
     associatedtype ActionSender: AnyObject = Self
 
@@ -98,5 +101,14 @@ extension ActionSource {
     public var isEnabled: Bool {
         get { actions.isEnabled }
         set { actions.isEnabled = newValue }
+    }
+
+    /// The primary action as a signal: what a bound `Command` executes on (``CommandSource``).
+    ///
+    /// ```swift
+    /// signInButton.bind(command: viewModel.signIn, input: { _ in })   // module Binding
+    /// ```
+    public var triggers: Signal<ActionSender, Never> {
+        signal(for: .primaryAction)
     }
 }

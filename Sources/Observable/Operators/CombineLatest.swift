@@ -28,7 +28,7 @@ extension SignalConvertible {
         let first = signal
         let second = other.signal
         return Signal(unsafeStart: { sink, lifetime in
-            var state = CombineLatestPairState<Value, Other.Value>()
+            let state = CombineLatestPairState<Value, Other.Value>()
             let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
                 switch input {
                 case .first(.next(let value)):
@@ -67,15 +67,16 @@ extension SignalConvertible {
     }
 }
 
-/// The per-subscription state of a two-input `combineLatest`, kept in one captured variable.
+/// The per-subscription state of a two-input `combineLatest`, touched only from its mailbox's handler
+/// (a class with unchecked exclusivity: see ``StateBox``).
 @usableFromInline
-struct CombineLatestPairState<First, Second> {
-    @usableFromInline var first: First?
-    @usableFromInline var second: Second?
-    @usableFromInline var firstCompleted = false
-    @usableFromInline var secondCompleted = false
+final class CombineLatestPairState<First, Second> {
+    @usableFromInline @exclusivity(unchecked) var first: First?
+    @usableFromInline @exclusivity(unchecked) var second: Second?
+    @usableFromInline @exclusivity(unchecked) var firstCompleted = false
+    @usableFromInline @exclusivity(unchecked) var secondCompleted = false
     /// Inputs whose subscription is still alive.
-    @usableFromInline var live = 2
+    @usableFromInline @exclusivity(unchecked) var live = 2
 
     @inlinable
     init() {}

@@ -51,12 +51,12 @@ extension SignalConvertible {
     ) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            var previous: Value?
+            let previous = StateBox<Value?>(nil)
             upstream.start(
                 Sink { event in
                     if case .next(let value) = event {
-                        if let last = previous, isEquivalent(last, value) { return }
-                        previous = value
+                        if let last = previous.value, isEquivalent(last, value) { return }
+                        previous.value = value
                     }
                     sink.send(event)
                 }, in: lifetime)
@@ -73,11 +73,11 @@ extension SignalConvertible {
     public func skip(_ count: Int) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            var remaining = count
+            let remaining = StateBox(count)
             upstream.start(
                 Sink { event in
-                    if remaining > 0, case .next = event {
-                        remaining -= 1
+                    if remaining.value > 0, case .next = event {
+                        remaining.value -= 1
                         return
                     }
                     sink.send(event)
@@ -99,25 +99,25 @@ extension SignalConvertible {
     public func take(_ count: Int) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            var remaining = count
-            if remaining <= 0 {
+            let remaining = StateBox(count)
+            if remaining.value <= 0 {
                 sink.send(.completed)
                 lifetime.dispose()
                 return
             }
             upstream.start(
                 Sink { event in
-                    guard remaining > 0 else { return }
+                    guard remaining.value > 0 else { return }
                     switch event {
                     case .next:
-                        remaining -= 1
+                        remaining.value -= 1
                         sink.send(event)
-                        if remaining == 0 {
+                        if remaining.value == 0 {
                             if !lifetime.isDisposed { sink.send(.completed) }
                             lifetime.dispose()
                         }
                     case .error, .completed:
-                        remaining = 0
+                        remaining.value = 0
                         sink.send(event)
                     }
                 }, in: lifetime)

@@ -37,13 +37,13 @@ extension SignalConvertible {
     ) -> Signal<Result, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            var running = initial
+            let running = StateBox(initial)
             upstream.start(
                 Sink { event in
                     switch event {
                     case .next(let value):
-                        running = next(running, value)
-                        sink.send(.next(running))
+                        running.value = next(running.value, value)
+                        sink.send(.next(running.value))
                     case .error(let failure): sink.send(.error(failure))
                     case .completed: sink.send(.completed)
                     }

@@ -29,7 +29,7 @@ extension SignalConvertible {
         let first = signal
         let second = other.signal
         return Signal(unsafeStart: { sink, lifetime in
-            var state = ZipPairState<Value, Other.Value>()
+            let state = ZipPairState<Value, Other.Value>()
             let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
                 switch input {
                 case .first(.next(let value)):
@@ -75,13 +75,13 @@ extension SignalConvertible {
 
 /// The per-subscription state of a two-input `zip`, kept in one captured variable.
 @usableFromInline
-struct ZipPairState<First, Second> {
-    @usableFromInline var first = ZipBuffer<First>()
-    @usableFromInline var second = ZipBuffer<Second>()
-    @usableFromInline var firstCompleted = false
-    @usableFromInline var secondCompleted = false
+final class ZipPairState<First, Second> {
+    @usableFromInline @exclusivity(unchecked) var first = ZipBuffer<First>()
+    @usableFromInline @exclusivity(unchecked) var second = ZipBuffer<Second>()
+    @usableFromInline @exclusivity(unchecked) var firstCompleted = false
+    @usableFromInline @exclusivity(unchecked) var secondCompleted = false
     /// Inputs whose subscription is still alive.
-    @usableFromInline var live = 2
+    @usableFromInline @exclusivity(unchecked) var live = 2
 
     @inlinable
     init() {}

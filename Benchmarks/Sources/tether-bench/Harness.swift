@@ -1,0 +1,282 @@
+import CMallInfo
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// MARK: - Model
+
+/// One implementation of one workload row.
+///
+/// `prepare` builds everything the row needs (subjects, pipelines, observers) outside the timed region
+/// and returns the timed body; the body performs `Row.operations` operations and returns a checksum
+/// folding every value it observed. Whatever the body captured is released after the clock stopped.
+struct Contender {
+    let name: String
+    let prepare: () -> () -> UInt64
+    /// For W3: holds `count` live subscriptions and returns the heap growth measured (with the given
+    /// function) around creating them, then releases them.
+    var live: ((Int, () -> Int) -> Int)? = nil
+}
+
+/// One line group of the table: a workload at one size, with its contenders.
+struct Row {
+    /// Workload id for `--filter` (`W1` … `W9`).
+    let workload: String
+    /// Label printed in the table (`W2 ×100 subscribers`).
+    let label: String
+    /// Operations performed by one run of a body (the divisor of ns per operation).
+    let operations: Int
+    /// What one operation is (`value`, `delivery`, `cycle`, …).
+    let unit: String
+    /// Name of the contender the ratio column divides by.
+    let reference: String
+    /// Goals for Tether rows, keyed by contender name (shown next to the ratio).
+    var goals: [String: String] = [:]
+    var contenders: [Contender]
+}
+
+struct Measurement: Codable {
+    let workload: String
+    let row: String
+    let implementation: String
+    let unit: String
+    let operations: Int
+    let medianNs: Double
+    let minNs: Double
+    let maxNs: Double
+    /// Median over the reference's median; nil when the reference did not run (`--impl`).
+    let ratio: Double?
+    let reference: String
+    let goal: String?
+    let checksum: UInt64
+    let bytesPerLiveSubscription: Double?
+}
+
+struct Report: Codable {
+    let date: String
+    let machine: String
+    let cores: Int
+    let swift: String
+    let repetitions: Int
+    let quick: Bool
+    let measurements: [Measurement]
+    let checksumMismatches: [String]
+}
+
+// MARK: - Options
+
+struct Options {
+    var filter: Set<String>? = nil
+    /// Only these implementations (for profiling one of them); ratios need the reference.
+    var implementations: Set<String>? = nil
+    var quick = false
+    var repetitions: Int? = nil
+    var jsonPath: String? = nil
+    var measureMemory = true
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var index = 0
+        func value(_ flag: String) -> String {
+            index += 1
+            guard index < arguments.count else { usage("missing value after \(flag)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--quick":
+                options.quick = true
+            case "--filter":
+                options.filter = Set(value(argument).split(separator: ",").map { $0.uppercased() })
+            case "--impl":
+                options.implementations = Set(value(argument).split(separator: ",").map(String.init))
+            case "--no-memory":
+                options.measureMemory = false
+            case "--json":
+                options.jsonPath = value(argument)
+            case "--repetitions", "--reps":
+                guard let count = Int(value(argument)), count >= 1 else { usage("bad repetition count") }
+                options.repetitions = count
+            case "-h", "--help":
+                usage(nil)
+            default:
+                usage("unknown argument \(argument)")
+            }
+            index += 1
+        }
+        return options
+    }
+
+    static func usage(_ message: String?) -> Never {
+        if let message { FileHandle.standardError.write(Data("error: \(message)\n".utf8)) }
+        print(
+            """
+            usage: tether-bench [--filter W1,W4] [--quick] [--repetitions N] [--json FILE]
+              --filter        run only these workloads (W1 … W9)
+              --quick         a smoke run: 3 repetitions, a tenth of the operations
+              --repetitions   repetitions per implementation (default 9; at least 7 is the method)
+              --json FILE     also write every measurement as JSON
+              --no-memory     skip the bytes-per-live-subscription measurement
+              --impl A,B      run only these implementations (e.g. Tether, for a profiler)
+            """)
+        exit(message == nil ? 0 : 64)
+    }
+
+    func includes(_ workload: String) -> Bool {
+        filter.map { $0.contains(workload) } ?? true
+    }
+}
+
+// MARK: - Clock and heap
+
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+}
+
+func heapBytesInUse() -> Int { Int(tb_heap_bytes_in_use()) }
+
+/// Heap bytes per live subscription: heap in use with `count` subscriptions held, minus before, over
+/// `count`; median of three tries.
+func bytesPerLiveSubscription(_ live: (Int, () -> Int) -> Int, count: Int = 10_000) -> Double {
+    var samples: [Double] = []
+    for _ in 0..<3 {
+        samples.append(Double(live(count, heapBytesInUse)) / Double(count))
+    }
+    return samples.sorted()[1]
+}
+
+// MARK: - Runner
+
+final class Runner {
+    let options: Options
+    let repetitions: Int
+    var measurements: [Measurement] = []
+    var mismatches: [String] = []
+
+    init(options: Options) {
+        self.options = options
+        repetitions = options.repetitions ?? (options.quick ? 3 : 9)
+    }
+
+    /// Runs one row: a warm-up of every contender, then `repetitions` rounds in rotated order.
+    func run(_ fullRow: Row) {
+        var row = fullRow
+        if let wanted = options.implementations {
+            row.contenders = row.contenders.filter { wanted.contains($0.name) }
+            if row.contenders.isEmpty { return }
+        }
+        let count = row.contenders.count
+        var samples = Array(repeating: [Double](), count: count)
+        var checksums = Array(repeating: UInt64?.none, count: count)
+
+        func once(_ index: Int) -> Double {
+            let body = row.contenders[index].prepare()
+            let start = monotonicNanoseconds()
+            let checksum = body()
+            let end = monotonicNanoseconds()
+            if let previous = checksums[index], previous != checksum {
+                mismatches.append("\(row.label): \(row.contenders[index].name) is not deterministic (\(previous) then \(checksum))")
+            }
+            checksums[index] = checksum
+            return Double(end - start) / Double(row.operations)
+        }
+
+        for index in 0..<count { _ = once(index) }  // warm-up
+        for round in 0..<repetitions {
+            for offset in 0..<count {
+                let index = (offset + round) % count
+                samples[index].append(once(index))
+            }
+        }
+
+        let referenceIndex = row.contenders.firstIndex { $0.name == row.reference }
+        let expected = checksums[referenceIndex ?? 0]
+        for index in 0..<count where checksums[index] != expected {
+            mismatches.append(
+                "\(row.label): checksum of \(row.contenders[index].name) is \(checksums[index].map(String.init) ?? "-"), "
+                    + "\(row.contenders[referenceIndex ?? 0].name) has \(expected.map(String.init) ?? "-")")
+        }
+        let referenceMedian = referenceIndex.map { median(samples[$0]) }
+        for index in 0..<count {
+            let contender = row.contenders[index]
+            let sorted = samples[index].sorted()
+            let med = median(sorted)
+            let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map { bytesPerLiveSubscription($0) }
+            let measurement = Measurement(
+                workload: row.workload, row: row.label, implementation: contender.name, unit: row.unit,
+                operations: row.operations, medianNs: med, minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,
+                ratio: referenceMedian.map { med / $0 }, reference: row.reference, goal: row.goals[contender.name],
+                checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
+            measurements.append(measurement)
+            printLine(measurement)
+        }
+    }
+
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    func printHeader() {
+        print("| row | implementation | ns/op median | min | max | ratio | goal | B/live sub | checksum |")
+        print("|---|---|---:|---:|---:|---:|---|---:|---:|")
+    }
+
+    func printLine(_ m: Measurement) {
+        let ratio =
+            m.implementation == m.reference ? "1.00 (ref)" : m.ratio.map { format($0, 2) + "×" } ?? "-"
+        let bytes = m.bytesPerLiveSubscription.map { format($0, 0) } ?? ""
+        print(
+            "| \(m.row) | \(m.implementation) | \(format(m.medianNs, 1)) | \(format(m.minNs, 1)) | "
+                + "\(format(m.maxNs, 1)) | \(ratio) | \(m.goal ?? "") | \(bytes) | \(m.checksum) |")
+        fflush(nil)
+    }
+
+    func format(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    func report() -> Report {
+        Report(
+            date: ISO8601DateFormatter().string(from: Date()), machine: cpuModel(),
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            swift: compilerVersion(), repetitions: repetitions, quick: options.quick,
+            measurements: measurements, checksumMismatches: mismatches)
+    }
+}
+
+func cpuModel() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+        if let colon = line.firstIndex(of: ":") {
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+    return "unknown"
+}
+
+func compilerVersion() -> String {
+    #if compiler(>=6.3)
+        return "6.3+"
+    #elseif compiler(>=6.2)
+        return "6.2"
+    #elseif compiler(>=6.1)
+        return "6.1"
+    #else
+        return "6.0"
+    #endif
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

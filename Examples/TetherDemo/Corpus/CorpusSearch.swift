@@ -1,0 +1,41 @@
+import Foundation
+
+/// What one search found.
+struct SearchResults: Equatable, Sendable {
+    var query: String
+    var matches: [String]
+}
+
+/// Ranks the corpus entries that contain a query: entries that start with it first, then entries
+/// with a word that starts with it, then the rest; alphabetical within each group. Case- and
+/// diacritic-insensitive.
+///
+/// ```swift
+/// CorpusSearch.matches(for: "san", in: ["Busan, South Korea", "San Diego, United States"])
+/// // ["San Diego, United States", "Busan, South Korea"]
+/// ```
+enum CorpusSearch {
+    static func matches(for query: String, in corpus: [String]) -> [String] {
+        let needle = fold(query.trimmingCharacters(in: .whitespaces))
+        guard !needle.isEmpty else { return [] }
+        var ranked: [(rank: Int, entry: String)] = []
+        for entry in corpus {
+            let haystack = fold(entry)
+            guard let range = haystack.range(of: needle) else { continue }
+            let rank: Int
+            if range.lowerBound == haystack.startIndex {
+                rank = 0
+            } else if haystack.contains(" " + needle) || haystack.contains("-" + needle) {
+                rank = 1
+            } else {
+                rank = 2
+            }
+            ranked.append((rank, entry))
+        }
+        return ranked.sorted { ($0.rank, $0.entry) < ($1.rank, $1.entry) }.map(\.entry)
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

@@ -1,0 +1,52 @@
+import Binding
+import Foundation
+import Observable
+
+/// The seeds' "Twitter Instant" (RWSearchFormViewController), as a view model:
+///
+/// ```
+/// query ─filter(≥ 3 chars)─debounce(300 ms)─flatMapLatest(search on a background scheduler)─deliver(on: UI)─▶ results
+/// ```
+///
+/// RAC's `throttle:0.5` is Tether's `debounce` (it waits for a pause); `flatMapLatest` (RAC's
+/// `flattenMap:` + `switchToLatest`) cancels a search still in flight when a newer query arrives,
+/// which the seeds' `flattenMap:` did not — ``stats`` counts both.
+///
+/// ```swift
+/// let search = SearchViewModel(service: CitySearchService(scheduler: background), ui: QueueScheduler.main)
+/// search.query = "par"          // 300 ms later a search starts; 600 ms after that:
+/// search.results?.matches       // ["Paris, France", "Parma, Italy", …]
+/// ```
+final class SearchViewModel: KeyPathObservable {
+    static let minimumQueryLength = 3
+    static let debounceInterval: Duration = .milliseconds(300)
+
+    /// The search field's text (the seeds' `searchText.rac_textSignal`).
+    @Observed var query = ""
+    /// The latest results, on the UI scheduler; `nil` until the first search finishes.
+    @Observed private(set) var results: SearchResults?
+    /// Searches started, completed and cancelled; updated on whatever thread the search ends on.
+    let stats = MutableProperty(SearchStats())
+    let service: CitySearchService
+
+    init(service: CitySearchService, ui: any Scheduler) {
+        self.service = service
+        let stats = stats
+        let results = observe(\.query)
+            .filter(Self.isValid)
+            .debounce(Self.debounceInterval, on: ui)
+            .flatMapLatest { query in service.search(query).counted(in: stats) }
+            .deliver(on: ui)
+        bind(\.results, to: results)  // RAC(self, results) = …
+    }
+
+    /// Whether the query is long enough to search (the seeds' `isValidSearchText:`, length > 2),
+    /// current value first.
+    var queryIsValid: Signal<Bool, Never> {
+        observe(\.query).map(Self.isValid)
+    }
+
+    static func isValid(_ query: String) -> Bool {
+        query.trimmingCharacters(in: .whitespaces).count >= minimumQueryLength
+    }
+}

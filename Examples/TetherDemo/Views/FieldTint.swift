@@ -1,0 +1,10 @@
+/// A field's colour, bound from its validity (the seeds' `backgroundColor`: clear when valid,
+/// yellow when not).
+enum FieldTint: Equatable, Sendable {
+    case valid
+    case invalid
+
+    init(isValid: Bool) {
+        self = isValid ? .valid : .invalid
+    }
+}

@@ -1,0 +1,198 @@
+extension BindingTarget {
+    /// Sets `keyPath` on this object to every value `source` sends (RAC's `RAC(target, keyPath) = signal`).
+    ///
+    /// The binding holds the object weakly — it never keeps it alive — and ends when `source`
+    /// completes, when the returned disposable is disposed, or when the object goes away: at once for
+    /// ``KeyPathObservable`` objects (through their `deallocated` signal), and for other classes at the
+    /// latest when the next value arrives. Only signals that cannot fail bind: handle errors first
+    /// (`catch`, `retry`, …) — a failing signal does not compile here.
+    ///
+    /// The property is set on the thread where `source` sends; use ``bind(_:to:on:)`` to set it on a
+    /// scheduler (a UI thread).
+    ///
+    /// ```swift
+    /// final class LoginView: BindingTarget {
+    ///     var usernameColour = Colour.white
+    ///     var isLoginEnabled = false
+    /// }
+    /// view.bind(\.usernameColour, to: viewModel.usernameValid.map { $0 ? .white : .yellow })
+    /// view.bind(\.isLoginEnabled, to: viewModel.login.enabled)
+    /// ```
+    /// Marble: source `-a--b-|`, property after each frame `-a--b--` (the binding ends at `|`).
+    @discardableResult
+    public func bind<Value>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+        to source: some SignalConvertible<Value, Never>
+    ) -> any Disposable {
+        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value }
+    }
+
+    /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
+    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)``.
+    ///
+    /// ```swift
+    /// resultsView.bind(\.rows, to: viewModel.results, on: uiScheduler)
+    /// ```
+    @discardableResult
+    public func bind<Value: Sendable>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+        to source: some SignalConvertible<Value, Never>,
+        on scheduler: some Scheduler
+    ) -> any Disposable {
+        startBinding(self, source.deliver(on: scheduler)) { target, value in
+            target[keyPath: keyPath] = value
+        }
+    }
+
+    /// Binds an optional property to a signal of non-optional values.
+    ///
+    /// ```swift
+    /// view.bind(\.selectedName, to: viewModel.names.map { $0.first ?? "" })   // selectedName: String?
+    /// ```
+    @discardableResult
+    public func bind<Value>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
+        to source: some SignalConvertible<Value, Never>
+    ) -> any Disposable {
+        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value }
+    }
+
+    /// Binds a property to a signal of optionals, writing `nilValue` whenever the signal sends `nil`
+    /// (RAC's `RAC(target, keyPath, nilValue) = signal`).
+    ///
+    /// ```swift
+    /// view.bind(\.resultCount, to: viewModel.results.map { $0?.count }, nilValue: 0)
+    /// ```
+    @discardableResult
+    public func bind<Value>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+        to source: some SignalConvertible<Value?, Never>,
+        nilValue: Value
+    ) -> any Disposable {
+        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value ?? nilValue }
+    }
+
+    /// The slot `keyPath` of this object, to bind with `<~`: `object[\.property] <~ signal`.
+    ///
+    /// ```swift
+    /// view[\.isLoginEnabled] <~ viewModel.login.enabled
+    /// view[\.spinnerVisible] <~ viewModel.login.executing
+    /// ```
+    public subscript<Value>(keyPath: ReferenceWritableKeyPath<Self, Value>) -> BindingSlot<Self, Value> {
+        BindingSlot(target: self, keyPath: keyPath)
+    }
+}
+
+/// One property of one object, as the left side of `<~` (see ``BindingTarget/subscript(_:)``).
+///
+/// It holds the object weakly, so keeping a slot around never keeps the object alive.
+///
+/// ```swift
+/// let enabledSlot = button[\.isEnabled]
+/// enabledSlot <~ viewModel.login.enabled
+/// ```
+public struct BindingSlot<Target: BindingTarget, Value> {
+    /// The object, or `nil` once it is gone.
+    public private(set) weak var target: Target?
+    /// The property.
+    public let keyPath: ReferenceWritableKeyPath<Target, Value>
+
+    /// Creates a slot for `keyPath` of `target`.
+    ///
+    /// ```swift
+    /// let slot = BindingSlot(target: button, keyPath: \.isEnabled)
+    /// ```
+    public init(target: Target, keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        self.target = target
+        self.keyPath = keyPath
+    }
+
+    /// Binds the slot's property to `source`: the same as `target.bind(keyPath, to: source)`.
+    /// Binding a slot whose object is gone does nothing and returns a disposed disposable.
+    ///
+    /// ```swift
+    /// view[\.title] <~ viewModel.title
+    /// ```
+    @discardableResult
+    public static func <~ (slot: BindingSlot, source: some SignalConvertible<Value, Never>) -> any Disposable {
+        guard let target = slot.target else { return disposedDisposable() }
+        return target.bind(slot.keyPath, to: source)
+    }
+
+    /// Binds an optional property to a signal of non-optional values.
+    ///
+    /// ```swift
+    /// view[\.selectedName] <~ viewModel.firstName   // selectedName: String?
+    /// ```
+    @discardableResult
+    public static func <~ <Wrapped>(slot: BindingSlot, source: some SignalConvertible<Wrapped, Never>) -> any Disposable
+    where Value == Wrapped? {
+        guard let target = slot.target else { return disposedDisposable() }
+        return target.bind(slot.keyPath, to: source)
+    }
+}
+
+/// Starts a binding that applies every value to `target` while it exists.
+///
+/// The returned disposable is the binding: it is disposed when the binding ends for any reason, so
+/// `isDisposed` tells whether it still runs.
+func startBinding<Target: AnyObject, Value>(
+    _ target: Target,
+    _ source: Signal<Value, Never>,
+    apply: @escaping (Target, Value) -> Void
+) -> any Disposable {
+    let binding = CompositeDisposable()
+    weak let weakTarget = target
+    if let ends = deallocationSignal(of: target) {
+        binding.add(ends.subscribe(completed: { binding.dispose() }))
+    }
+    if binding.isDisposed { return binding }
+    binding.add(
+        source.subscribe(
+            next: { value in
+                guard let target = weakTarget else {
+                    binding.dispose()
+                    return
+                }
+                apply(target, value)
+            },
+            completed: { binding.dispose() }))
+    return binding
+}
+
+/// The signal that completes when `target` is deallocated, for targets that have one.
+func deallocationSignal(of target: AnyObject) -> Signal<Void, Never>? {
+    (target as? any KeyPathObservable)?.deallocated
+}
+
+func disposedDisposable() -> any Disposable {
+    let disposable = AnyDisposable()
+    disposable.dispose()
+    return disposable
+}
+
+extension MutableProperty {
+    /// Sets this property to every value `source` sends (ReactiveSwift's `property <~ signal`).
+    ///
+    /// The binding holds the property weakly and ends when `source` completes, when the returned
+    /// disposable is disposed, or — at the latest on the next value — after the property is gone.
+    ///
+    /// ```swift
+    /// let query = MutableProperty("")
+    /// query.bind(to: searchField.lines)
+    /// ```
+    @discardableResult
+    public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
+        startBinding(self, source.signal) { property, value in property.value = value }
+    }
+
+    /// Binds the property to `source`: `property <~ source` is `property.bind(to: source)`.
+    ///
+    /// ```swift
+    /// viewModel.query <~ searchField.lines
+    /// ```
+    @discardableResult
+    public static func <~ (property: MutableProperty, source: some SignalConvertible<Value, Never>) -> any Disposable {
+        property.bind(to: source)
+    }
+}

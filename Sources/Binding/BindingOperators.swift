@@ -1,0 +1,27 @@
+/// The precedence of `<~` and `<~>`: above assignment, so `let binding = view[\.title] <~ signal` reads
+/// as expected; right-associative, so `a <~ b <~ c` is not a thing you can write by accident.
+///
+/// ```swift
+/// let binding = view[\.title] <~ viewModel.title
+/// ```
+precedencegroup BindingPrecedence {
+    associativity: right
+    higherThan: AssignmentPrecedence
+}
+
+/// One-way binding: the left side (a property slot, a `MutableProperty`, a channel terminal) takes every
+/// value of the signal on the right. `view[\.title] <~ viewModel.title` is
+/// `view.bind(\.title, to: viewModel.title)`.
+///
+/// ```swift
+/// loginButton[\.isEnabled] <~ viewModel.login.enabled
+/// ```
+infix operator <~ : BindingPrecedence
+
+/// Two-way binding of channel terminals: each side follows the other; the left side takes the right
+/// side's value first. `a <~> b` is `a.bind(to: b)`.
+///
+/// ```swift
+/// settings.channel(\.volume) <~> slider.channel(\.value)   // volume takes the slider's value first
+/// ```
+infix operator <~> : BindingPrecedence

@@ -1,0 +1,45 @@
+import Observable
+
+extension CommandSource {
+    /// Drives this source with `command`: each trigger executes the command with the trigger's value,
+    /// and the command's `enabled` is written to ``isEnabled`` (its current value at once).
+    ///
+    /// The binding holds the source weakly and the command strongly (as RAC's `rac_command` did); it
+    /// ends when the source goes away (at the latest on the next `enabled` change), when `triggers`
+    /// or `enabled` completes, or when disposed. A trigger while the command is disabled does nothing.
+    ///
+    /// ```swift
+    /// signInButton.bind(command: viewModel.signIn)
+    /// ```
+    @discardableResult
+    public func bind<Output, Failure>(command: Command<Trigger, Output, Failure>) -> any Disposable {
+        bind(command: command, input: { $0 })
+    }
+
+    /// Drives this source with `command`, turning each trigger into the command's input.
+    ///
+    /// ```swift
+    /// searchButton.bind(command: viewModel.search, input: { _ in viewModel.query })
+    /// ```
+    @discardableResult
+    public func bind<Input, Output, Failure>(
+        command: Command<Input, Output, Failure>,
+        input: @escaping (Trigger) -> Input
+    ) -> any Disposable {
+        let link = CompositeDisposable()
+        weak let source = self
+        link.add(
+            command.enabled.subscribe(
+                next: { enabled in
+                    guard let source else {
+                        link.dispose()
+                        return
+                    }
+                    source.isEnabled = enabled
+                },
+                completed: { link.dispose() }))
+        if link.isDisposed { return link }
+        link.add(triggers.subscribe(next: { trigger in command.execute(input(trigger)) }, completed: { link.dispose() }))
+        return link
+    }
+}

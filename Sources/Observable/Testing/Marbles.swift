@@ -1,0 +1,268 @@
+/// Marble diagrams: timelines written as strings, for building test signals and stating expected output.
+///
+/// ```text
+/// "-a-b--c|"     a at frame 1, b at 3, c at 6, completion at 7
+/// "--a-#"        a at frame 2, the failure at 4
+/// "-^-a-|"       hot only: ^ is frame 0 (subscription point); a at frame 2, completion at 4
+/// "-(ab)-|"      a and b both at frame 1; the completion at frame 6 (the group is 4 characters wide)
+/// "a b c"        spaces are ignored: a at 0, b at 1, c at 2
+/// ```
+///
+/// The rules:
+///
+/// - Every character is one *frame* (a `Duration`, ``defaultFrame`` = 1 second unless you pass
+///   `frame:`): a character's position in the string is its time, so diagrams stacked in a test line up.
+/// - `-` is a frame where nothing happens; any other character except the ones below is a value,
+///   looked up in the `values:` dictionary (or, for `String` signals built without one, the character
+///   itself as a one-letter `String`).
+/// - `|` completes, `#` fails with the `error:` you supply; nothing but `-` may follow either.
+/// - `^` (hot signals only) marks frame 0: the moment the hot signal is created, which is when the
+///   test subscribes. Events left of it happened before: they are sent at once, before anyone listens.
+/// - `( … )` groups events that happen in the same frame, at the frame of the `(`. As in RxJS, the
+///   group's characters still count as frames, so the next character's frame is its position.
+/// - Spaces are ignored (use them to align diagrams).
+///
+/// A malformed diagram throws a ``MarbleError`` that names the offending character and its position —
+/// a test helper never crashes the test run.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let text = try scheduler.hot("-a-b--c|")
+/// let upper = text.map { $0.uppercased() }.record(on: scheduler)
+/// scheduler.run()
+/// XCTAssertEqual(upper.marbles, "-A-B--C|")
+/// ```
+public enum Marbles {
+    /// The duration of one frame when you pass no `frame:`: one second.
+    ///
+    /// Pick a smaller frame for short timings, and pass the same `frame:` when you render:
+    /// ```swift
+    /// let input = try scheduler.hot("-a-b", frame: .milliseconds(100))
+    /// let recorder = input.record(on: scheduler, frame: .milliseconds(100))
+    /// ```
+    public static let defaultFrame: Duration = .seconds(1)
+
+    /// Parses `marbles` into the events it describes, timed from `start`, for exact comparisons with
+    /// ``TestRecorder/events``.
+    ///
+    /// ```swift
+    /// let expected = try Marbles.events("-a-#", values: ["a": 1], error: LoginError.offline)
+    /// XCTAssertEqual(recorder.events, expected)
+    /// // [next(1) @ 1.0 seconds, error(offline) @ 3.0 seconds]
+    /// ```
+    public static func events<Value, Failure: Error>(
+        _ marbles: String,
+        values: [Character: Value],
+        error: Failure?,
+        frame: Duration = defaultFrame,
+        start: Duration = .zero
+    ) throws(MarbleError) -> [TimedEvent<Value, Failure>] {
+        let diagram = try MarbleDiagram<Value, Failure>(
+            marbles, symbol: { values[$0] }, error: error, allowsSubscriptionPoint: true)
+        return diagram.events.map { TimedEvent($0.event, at: start + frame * $0.frame) }
+    }
+
+    /// Parses a diagram of a signal that cannot fail.
+    ///
+    /// ```swift
+    /// XCTAssertEqual(recorder.events, try Marbles.events("-a-b|", values: ["a": 1, "b": 2]))
+    /// ```
+    public static func events<Value>(
+        _ marbles: String,
+        values: [Character: Value],
+        frame: Duration = defaultFrame,
+        start: Duration = .zero
+    ) throws(MarbleError) -> [TimedEvent<Value, Never>] {
+        try events(marbles, values: values, error: Never?.none, frame: frame, start: start)
+    }
+
+    /// Parses a diagram of one-letter `String` values (each value character stands for itself).
+    ///
+    /// ```swift
+    /// XCTAssertEqual(recorder.events, try Marbles.events("-a-b|"))
+    /// ```
+    public static func events(
+        _ marbles: String,
+        frame: Duration = defaultFrame,
+        start: Duration = .zero
+    ) throws(MarbleError) -> [TimedEvent<String, Never>] {
+        let diagram = try MarbleDiagram<String, Never>(
+            marbles, symbol: { String($0) }, error: nil, allowsSubscriptionPoint: true)
+        return diagram.events.map { TimedEvent($0.event, at: start + frame * $0.frame) }
+    }
+
+    /// Renders events as a marble string, frames counted from `start` (see ``Marbles`` for the notation).
+    ///
+    /// An event falls in the frame that contains its time; events of one frame are grouped as `(ab)`.
+    /// Rendering is exact only when events sit on frame boundaries and groups leave room for their
+    /// width; compare ``TestRecorder/events`` when you need exact times. The string ends at the last event.
+    ///
+    /// ```swift
+    /// Marbles.render([.next(1, at: .seconds(1)), .completed(at: .seconds(2))], symbol: { _ in "x" })
+    /// // "-x|"
+    /// ```
+    public static func render<Value, Failure: Error>(
+        _ events: [TimedEvent<Value, Failure>],
+        frame: Duration = defaultFrame,
+        start: Duration = .zero,
+        symbol: (Value) -> String
+    ) -> String {
+        let frameNanoseconds = max(frame.clampedNanoseconds, 1)
+        var output = ""
+        var cursor = 0
+        var index = 0
+        while index < events.count {
+            let frameIndex = frameNumber(of: events[index].time, start: start, frameNanoseconds: frameNanoseconds)
+            var group: [String] = []
+            while index < events.count,
+                frameNumber(of: events[index].time, start: start, frameNanoseconds: frameNanoseconds) == frameIndex
+            {
+                switch events[index].event {
+                case .next(let value): group.append(symbol(value))
+                case .error: group.append("#")
+                case .completed: group.append("|")
+                }
+                index += 1
+            }
+            if frameIndex > cursor {
+                output += String(repeating: "-", count: frameIndex - cursor)
+                cursor = frameIndex
+            }
+            if group.count == 1 {
+                output += group[0]
+                cursor += 1
+            } else {
+                output += "(" + group.joined() + ")"
+                cursor += group.count + 2
+            }
+        }
+        return output
+    }
+
+    static func frameNumber(of time: Duration, start: Duration, frameNanoseconds: Int64) -> Int {
+        if time <= start { return 0 }
+        return Int((time - start).clampedNanoseconds / frameNanoseconds)
+    }
+}
+
+/// A malformed marble diagram: what is wrong and where.
+///
+/// ```swift
+/// do { _ = try scheduler.hot("-a-x|", values: ["a": 1]) }
+/// catch { print(error) }
+/// // marble diagram "-a-x|", character 3 ('x'): no value for this symbol (add it to `values:`)
+/// ```
+public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Equatable, Sendable {
+        /// A value symbol that the `values:` dictionary does not contain.
+        case unknownSymbol(Character)
+        /// `#` in a diagram built without an `error:` value (or for a `Never`-failing signal).
+        case errorWithoutFailure
+        /// An event after `|` or `#`.
+        case eventAfterTermination
+        /// A second `^`, or a `^` in a cold diagram or inside a group.
+        case misplacedSubscriptionPoint
+        /// `(` inside a group, `)` without `(`, or a group that is never closed.
+        case unbalancedGroup
+    }
+
+    /// The diagram.
+    public let marbles: String
+    /// The character's offset in the diagram (counting every character, spaces included).
+    public let offset: Int
+    /// What went wrong.
+    public let reason: Reason
+
+    /// Creates an error (for tests of code that validates diagrams).
+    ///
+    /// ```swift
+    /// let error = MarbleError(marbles: "-x", offset: 1, reason: .unknownSymbol("x"))
+    /// ```
+    public init(marbles: String, offset: Int, reason: Reason) {
+        self.marbles = marbles
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// A readable explanation naming the character and its position.
+    ///
+    /// ```swift
+    /// print(error.description)
+    /// ```
+    public var description: String {
+        let characters = Array(marbles)
+        let found = offset < characters.count ? " ('\(characters[offset])')" : " (end of diagram)"
+        let explanation: String
+        switch reason {
+        case .unknownSymbol: explanation = "no value for this symbol (add it to `values:`)"
+        case .errorWithoutFailure: explanation = "'#' needs a failure: pass `error:`"
+        case .eventAfterTermination: explanation = "an event after '|' or '#'; only '-' may follow a terminal event"
+        case .misplacedSubscriptionPoint:
+            explanation = "'^' may appear once, outside groups, and only in hot diagrams"
+        case .unbalancedGroup: explanation = "unbalanced '(' ')' (groups cannot nest)"
+        }
+        return "marble diagram \"\(marbles)\", character \(offset)\(found): \(explanation)"
+    }
+}
+
+/// A parsed diagram: events with their frame numbers relative to the subscription point.
+struct MarbleDiagram<Value, Failure: Error> {
+    var events: [(frame: Int, event: Event<Value, Failure>)] = []
+
+    init(
+        _ marbles: String,
+        symbol: (Character) -> Value?,
+        error: Failure?,
+        allowsSubscriptionPoint: Bool
+    ) throws(MarbleError) {
+        var raw: [(frame: Int, event: Event<Value, Failure>)] = []
+        var position = 0  // frames so far (spaces excluded)
+        var subscriptionFrame: Int?
+        var groupFrame: Int?
+        var terminated = false
+
+        func fail(_ offset: Int, _ reason: MarbleError.Reason) -> MarbleError {
+            MarbleError(marbles: marbles, offset: offset, reason: reason)
+        }
+
+        for (offset, character) in marbles.enumerated() {
+            if character == " " || character == "\t" { continue }
+            defer { position += 1 }
+            let frame = groupFrame ?? position
+            switch character {
+            case "-":
+                continue
+            case "^":
+                guard allowsSubscriptionPoint, subscriptionFrame == nil, groupFrame == nil else {
+                    throw fail(offset, .misplacedSubscriptionPoint)
+                }
+                subscriptionFrame = position
+            case "(":
+                guard groupFrame == nil else { throw fail(offset, .unbalancedGroup) }
+                groupFrame = position
+            case ")":
+                guard groupFrame != nil else { throw fail(offset, .unbalancedGroup) }
+                groupFrame = nil
+            case "|", "#":
+                guard !terminated else { throw fail(offset, .eventAfterTermination) }
+                terminated = true
+                if character == "|" {
+                    raw.append((frame, .completed))
+                } else {
+                    guard let error else { throw fail(offset, .errorWithoutFailure) }
+                    raw.append((frame, .error(error)))
+                }
+            default:
+                guard !terminated else { throw fail(offset, .eventAfterTermination) }
+                guard let value = symbol(character) else { throw fail(offset, .unknownSymbol(character)) }
+                raw.append((frame, .next(value)))
+            }
+        }
+        if groupFrame != nil {
+            throw fail(marbles.count, .unbalancedGroup)
+        }
+        let origin = subscriptionFrame ?? 0
+        events = raw.map { ($0.frame - origin, $0.event) }
+    }
+}

@@ -1,0 +1,32 @@
+import Observable
+import XCTest
+
+@testable import tether_demo
+
+final class CountedTests: XCTestCase {
+    func testASignalThatCompletesCountsAsCompletedNotCancelled() {
+        let stats = MutableProperty(SearchStats())
+        var values: [Int] = []
+        Signal<Int, Never>(values: [1, 2]).counted(in: stats).subscribe(next: { values.append($0) })
+        XCTAssertEqual(values, [1, 2])
+        XCTAssertEqual(stats.value, SearchStats(started: 1, completed: 1))
+    }
+
+    func testDisposingBeforeTheEndCountsAsCancelledOnce() {
+        let stats = MutableProperty(SearchStats())
+        let subject = Subject<Int, Never>()
+        let subscription = subject.counted(in: stats).subscribe()
+        XCTAssertEqual(stats.value, SearchStats(started: 1))
+        subscription.dispose()
+        subscription.dispose()
+        subject.sendCompleted()
+        XCTAssertEqual(stats.value, SearchStats(started: 1, cancelled: 1))
+    }
+
+    func testAFailureCountsAsCompleted() {
+        struct Boom: Error {}
+        let stats = MutableProperty(SearchStats())
+        Signal<Int, Boom>(error: Boom()).counted(in: stats).subscribe()
+        XCTAssertEqual(stats.value, SearchStats(started: 1, completed: 1))
+    }
+}
