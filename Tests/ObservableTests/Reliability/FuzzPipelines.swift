@@ -376,7 +376,7 @@ final class FuzzCase: @unchecked Sendable {
             }
         }
         for (index, spec) in hot.enumerated() {
-            let send = UncheckedBox(hotSenders[index])
+            let send = ReliabilityBox(hotSenders[index])
             for timed in spec.schedule {
                 let event = timed.event
                 scheduler.schedule(after: timed.time) { send.value(event) }

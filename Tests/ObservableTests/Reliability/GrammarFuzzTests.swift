@@ -110,7 +110,7 @@ final class GrammarFuzzTests: XCTestCase {
         let root = fuzz.build(node)
         let received = ReceivedEvents()
         let subscription = SubscriptionSlot()
-        let start = UncheckedBox({
+        let start = ReliabilityBox({
             subscription.value = root.subscribeEvents { event in
                 if received.terminated { fuzz.violation("result: \(event) after a terminal event") }
                 if fuzz.rootDisposedByTest { fuzz.violation("result: \(event) after dispose() returned") }

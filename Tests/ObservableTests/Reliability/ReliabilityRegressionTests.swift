@@ -182,8 +182,8 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     func testAReplayedValueNeedingAForeignLockDoesNotBlockASendIntoTheReplayedSourceUnderThatLock() {
         assertNoForeignLockDeadlock("replay() + flatMap") { callback in
             let source = Subject<Int, Never>()
-            let replayed = UncheckedBox(source.replayLast())
-            let second = UncheckedBox(source.map { $0 * 10 }.replay())
+            let replayed = ReliabilityBox(source.replayLast())
+            let second = ReliabilityBox(source.map { $0 * 10 }.replay())
             source.send(1)
             return (
                 {
@@ -196,7 +196,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
 
     func testReplayLazilyNeedingAForeignLockDoesNotBlockAnotherSubscriberUnderThatLock() {
         assertNoForeignLockDeadlock("replayLazily") { callback in
-            let replayed = UncheckedBox(Signal<Int, Never>(values: [1, 2, 3]).replayLazily())
+            let replayed = ReliabilityBox(Signal<Int, Never>(values: [1, 2, 3]).replayLazily())
             return (
                 { replayed.value.subscribe(next: { _ in callback() }) },
                 { replayed.value.subscribe(next: { _ in }) }
@@ -235,7 +235,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
 
     func testTakeOneReplayLastZipWithAThousandSubscriptionsThroughDeliverOnAllComplete() {
         let source = Subject<Int, Never>()
-        let shared = UncheckedBox(source.take(1).replayLast())
+        let shared = ReliabilityBox(source.take(1).replayLast())
         let scheduler = QueueScheduler(name: "rx2653")
         let completions = Atomic<Int>(0)
         let allCompleted = expectation(description: "1,000 subscriptions completed")
@@ -318,7 +318,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
             }.start()
         }
         usleep(300_000)  // let a backlog build
-        let subscription = UncheckedBox(subject.subscribe(next: { _ in }))
+        let subscription = ReliabilityBox(subject.subscribe(next: { _ in }))
         Thread {
             subscription.value.dispose()
             disposed.fulfill()

@@ -7,6 +7,9 @@ import XCTest
     import Glibc
 #endif
 
+// Kept identical in Tests/ObservableTests, Tests/BridgesTests and Tests/BindingTests (each test target
+// needs its own copy): ReliabilitySupport.swift in their Reliability folders.
+
 /// How hard the stress tests push: iteration counts are multiplied by this factor.
 ///
 /// `TETHER_STRESS_SCALE` (a number, e.g. `0.25`) sets it. Without it the factor is `1`, except under
@@ -180,4 +183,40 @@ func assertResourcesReturn(
 func skipKnownCoreBug(_ description: String) throws {
     if ProcessInfo.processInfo.environment["TETHER_RUN_CORE_BUG_TESTS"] == "1" { return }
     throw XCTSkip("core bug: \(description) (TETHER_RUN_CORE_BUG_TESTS=1 runs this test)")
+}
+
+/// Problems found on worker threads, reported on the test thread.
+final class ProblemLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    var entries: [String] { lock.withLock { Array(storage.prefix(10)) } }
+    func add(_ problem: String) { lock.withLock { storage.append(problem) } }
+}
+
+/// Busy-waits for about `iterations` loop turns (no system call: `sched_yield` with many busy
+/// threads on two cores can give the processor away for a whole time slice).
+func spin(_ iterations: Int) {
+    var sink = 0
+    for index in 0..<iterations { sink &+= index }
+    withExtendedLifetime(sink) {}
+}
+
+/// Waits (up to `timeout`) for `condition`, polling; fails if it never holds.
+func waitUntil(
+    timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
+) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() >= deadline {
+            XCTFail("condition not met within \(timeout) s", file: file, line: line)
+            return
+        }
+        usleep(500)
+    }
+}
+
+/// Carries a value that the test uses in the documented thread-safe way across threads.
+final class ReliabilityBox<Wrapped>: @unchecked Sendable {
+    let value: Wrapped
+    init(_ value: Wrapped) { self.value = value }
 }

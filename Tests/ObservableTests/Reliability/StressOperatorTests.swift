@@ -176,17 +176,3 @@ final class LockedInners: @unchecked Sendable {
         }
     }
 }
-
-/// Waits (up to `timeout`) for `condition`, polling; fails if it never holds.
-func waitUntil(
-    timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
-) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() >= deadline {
-            XCTFail("condition not met within \(timeout) s", file: file, line: line)
-            return
-        }
-        usleep(500)
-    }
-}

@@ -129,7 +129,7 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         for _ in 0..<StressScale.scaled(300) {
             let holder = ModelHolder(StressCounterModel())
             let monitors = (0..<6).map { _ in GrammarMonitor<Int>() }
-            let subscriptions = UncheckedBox(monitors.map { $0.subscribe(to: holder.model!.observe(\.count)) })
+            let subscriptions = ReliabilityBox(monitors.map { $0.subscribe(to: holder.model!.observe(\.count)) })
             let deallocations = GrammarMonitor<Void>()
             _ = deallocations.subscribe(to: holder.model!.deallocated)
             runThreads(3) { index in

@@ -113,7 +113,7 @@ final class StressSubjectTests: ResourceCheckedTestCase {
             // Two disposers: subscribe on this thread, dispose from another one, check the aftermath.
             while sendersDone.load(ordering: .acquiring) < senders {
                 let monitor = GrammarMonitor<Int>()
-                let subscription = UncheckedBox(monitor.subscribe(to: subject))
+                let subscription = ReliabilityBox(monitor.subscribe(to: subject))
                 let done = DispatchSemaphore(value: 0)
                 let disposer = Thread {
                     subscription.value.dispose()
@@ -178,20 +178,4 @@ final class StressSubjectTests: ResourceCheckedTestCase {
         XCTAssertEqual(late.terminalCount, 1)
         XCTAssertEqual(lateRecord.gaps + lateRecord.reordered, 0)
     }
-}
-
-/// Problems found on worker threads, reported on the test thread.
-final class ProblemLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-    var entries: [String] { lock.withLock { Array(storage.prefix(10)) } }
-    func add(_ problem: String) { lock.withLock { storage.append(problem) } }
-}
-
-/// Busy-waits for about `iterations` loop turns (no system call: `sched_yield` with many busy
-/// threads on two cores can give the processor away for a whole time slice).
-func spin(_ iterations: Int) {
-    var sink = 0
-    for index in 0..<iterations { sink &+= index }
-    withExtendedLifetime(sink) {}
 }
