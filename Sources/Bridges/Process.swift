@@ -64,8 +64,13 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
         return Signal { observer in
             let process = handle.value
             let previous = process.terminationHandler
+            // The handler stays installed after the process ended (and Foundation on Linux keeps `Process`
+            // objects alive), so it reaches the observer through a slot emptied when the subscription ends:
+            // a finished or disposed subscription is freed at once.
+            let slot = ObserverSlot(observer)
             process.terminationHandler = { finished in
                 previous?(finished)
+                guard let observer = slot.take() else { return }
                 observer.send(ProcessExit(finished))
                 observer.sendCompleted()
             }
@@ -81,9 +86,27 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
                 // Finished before we watched it (the handler may also run: the observer keeps one result).
                 observer.send(ProcessExit(process))
                 observer.sendCompleted()
-                return nil
+                return AnyDisposable { _ = slot.take() }
             }
-            return nil
+            return AnyDisposable { _ = slot.take() }
+        }
+    }
+}
+
+/// Hands an observer to the one termination handler call, or lets it go when the subscription ends.
+private final class ObserverSlot: @unchecked Sendable {
+    // Safety: `observer` is guarded by `lock`.
+    private let lock = BridgeLock()
+    private var observer: Observer<ProcessExit, BridgeError>?
+
+    init(_ observer: Observer<ProcessExit, BridgeError>) {
+        self.observer = observer
+    }
+
+    func take() -> Observer<ProcessExit, BridgeError>? {
+        lock.withLock {
+            defer { observer = nil }
+            return observer
         }
     }
 }

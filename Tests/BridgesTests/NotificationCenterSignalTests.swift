@@ -11,7 +11,7 @@ private final class Sender: @unchecked Sendable {
     var payload = [UInt8](repeating: 0, count: 8)
 }
 
-final class NotificationCenterSignalTests: XCTestCase {
+final class NotificationCenterSignalTests: ResourceCheckedTestCase {
     func testSignalDeliversPostsOfItsNameOnly() {
         let center = NotificationCenter()
         let log = EventLog<Notification, Never>()

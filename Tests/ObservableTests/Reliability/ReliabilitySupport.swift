@@ -34,6 +34,15 @@ enum StressScale {
         #endif
     }()
 
+    /// Whether this process was built with `-sanitize=address` (which quarantines freed memory).
+    static let isRunningUnderAddressSanitizer: Bool = {
+        #if canImport(Glibc)
+            return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        #else
+            return false
+        #endif
+    }()
+
     /// `count` scaled by ``factor``.
     static func scaled(_ count: Int) -> Int {
         max(1, Int((Double(count) * factor).rounded()))
