@@ -64,12 +64,15 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
         return Signal { observer in
             let process = handle.value
             let previous = process.terminationHandler
-            // The handler stays installed after the process ended (and Foundation on Linux keeps `Process`
-            // objects alive), so it reaches the observer through a slot emptied when the subscription ends:
-            // a finished or disposed subscription is freed at once.
+            // Foundation on Linux keeps `Process` objects alive, and a handler stays installed until replaced:
+            // it reaches the observer through a slot emptied when the subscription ends, so that a finished
+            // or disposed subscription is freed at once.
             let slot = ObserverSlot(observer)
-            process.terminationHandler = { finished in
+            process.terminationHandler = { [weak process] finished in
                 previous?(finished)
+                // Done watching: put the previous handler back, so that the process (which Foundation may
+                // keep) holds nothing of this subscription.
+                process?.terminationHandler = previous
                 guard let observer = slot.take() else { return }
                 observer.send(ProcessExit(finished))
                 observer.sendCompleted()

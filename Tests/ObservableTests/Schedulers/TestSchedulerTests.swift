@@ -53,6 +53,7 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
     }
 
     func testActionsSchedulingDueActionsRunInTheSameAdvance() {
+        expectLiveSubscriptions("an action referencing its scheduler is left pending on it")
         let scheduler = TestScheduler()
         let log = StampedLog(scheduler)
         scheduler.schedule(after: .seconds(1)) {
