@@ -149,8 +149,15 @@ final class NotificationRelay: @unchecked Sendable {
 /// Removes one block observer from its center, exactly once: removing a token twice can unregister a
 /// later, unrelated observer on Linux (tokens are recycled).
 final class NotificationObservation: Disposable, @unchecked Sendable {
-    // Safety: `center` and `token` are immutable; `removed` is the one-shot flag.
-    private let center: NotificationCenter
+    // Safety: `center` (weak: read atomically) and `token` are never reassigned; `removed` is the
+    // one-shot flag.
+    //
+    // The center is weak: it keeps the observer's block, and the block keeps the subscription that keeps
+    // this object. A strong reference here would close that cycle, so a subscription nobody disposed
+    // would keep a private center (and itself) alive forever. Weak, a released center frees its blocks,
+    // which ends the subscription quietly: nobody can post any more. (The token must stay strong:
+    // swift-corelibs-foundation's center does not keep it.)
+    private weak let center: NotificationCenter?
     private let token: any NSObjectProtocol
     private let removed = Flag()
 
@@ -162,7 +169,8 @@ final class NotificationObservation: Disposable, @unchecked Sendable {
     var isDisposed: Bool { removed.isSet }
 
     func dispose() {
-        if removed.set() { center.removeObserver(token) }
+        guard removed.set(), let center else { return }
+        center.removeObserver(token)
     }
 
     /// A flag that can be set once, from any thread.

@@ -64,8 +64,16 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
         return Signal { observer in
             let process = handle.value
             let previous = process.terminationHandler
-            process.terminationHandler = { finished in
+            // Foundation on Linux keeps `Process` objects alive, and a handler stays installed until replaced:
+            // it reaches the observer through a slot emptied when the subscription ends, so that a finished
+            // or disposed subscription is freed at once.
+            let slot = ObserverSlot(observer)
+            process.terminationHandler = { [weak process] finished in
                 previous?(finished)
+                // Done watching: put the previous handler back, so that the process (which Foundation may
+                // keep) holds nothing of this subscription.
+                process?.terminationHandler = previous
+                guard let observer = slot.take() else { return }
                 observer.send(ProcessExit(finished))
                 observer.sendCompleted()
             }
@@ -81,9 +89,27 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
                 // Finished before we watched it (the handler may also run: the observer keeps one result).
                 observer.send(ProcessExit(process))
                 observer.sendCompleted()
-                return nil
+                return AnyDisposable { _ = slot.take() }
             }
-            return nil
+            return AnyDisposable { _ = slot.take() }
+        }
+    }
+}
+
+/// Hands an observer to the one termination handler call, or lets it go when the subscription ends.
+private final class ObserverSlot: @unchecked Sendable {
+    // Safety: `observer` is guarded by `lock`.
+    private let lock = BridgeLock()
+    private var observer: Observer<ProcessExit, BridgeError>?
+
+    init(_ observer: Observer<ProcessExit, BridgeError>) {
+        self.observer = observer
+    }
+
+    func take() -> Observer<ProcessExit, BridgeError>? {
+        lock.withLock {
+            defer { observer = nil }
+            return observer
         }
     }
 }

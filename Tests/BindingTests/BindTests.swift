@@ -10,8 +10,9 @@ private final class Screen: BindingTarget {
     var count = -1
 }
 
-final class BindTests: XCTestCase {
+final class BindTests: ResourceCheckedTestCase {
     func testBindSetsThePropertyToEveryValue() throws {
+        expectLiveSubscriptions("a hot marble diagram without a terminal event keeps itself alive while subscribed")
         let scheduler = TestScheduler()
         let titles = try scheduler.hot("-a-b--c")
         let screen = Screen()
@@ -112,7 +113,7 @@ final class BindTests: XCTestCase {
     }
 }
 
-final class BindOnSchedulerTests: XCTestCase {
+final class BindOnSchedulerTests: ResourceCheckedTestCase {
     func testValuesAreSetWhenTheSchedulerRuns() {
         let scheduler = TestScheduler()
         let titles = Subject<String, Never>()
@@ -154,7 +155,7 @@ private final class Profile: KeyPathObservable {
     @Observed var age = 0
 }
 
-final class BindObservableTests: XCTestCase {
+final class BindObservableTests: ResourceCheckedTestCase {
     func testBindingEndsAsSoonAsAnObservableTargetDeallocates() throws {
         let scheduler = TestScheduler()
         let names = try scheduler.hot("-a--b")
@@ -179,7 +180,7 @@ final class BindObservableTests: XCTestCase {
     }
 }
 
-final class BindMutablePropertyTests: XCTestCase {
+final class BindMutablePropertyTests: ResourceCheckedTestCase {
     func testArrowSetsTheProperty() throws {
         let scheduler = TestScheduler()
         let query = MutableProperty("")

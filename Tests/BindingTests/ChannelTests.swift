@@ -23,7 +23,7 @@ private final class ObservableBox<Value> {
     func finish() { subject.sendCompleted() }
 }
 
-final class ChannelTests: XCTestCase {
+final class ChannelTests: ResourceCheckedTestCase {
     func testFollowerTakesTheLeadersValueFirst() {
         let form = ObservableBox("typed")
         let account = ObservableBox("stored")
@@ -79,6 +79,7 @@ final class ChannelTests: XCTestCase {
     }
 
     func testOneWayArrowIntoATerminalSetsTheProperty() throws {
+        expectLiveSubscriptions("a hot marble diagram without a terminal event keeps itself alive while subscribed")
         let scheduler = TestScheduler()
         let box = ObservableBox("-")
         box.terminal <~ (try scheduler.hot("-a-b"))
@@ -112,7 +113,7 @@ private final class StoredAccount: KeyPathObservable {
     var sets = 0
 }
 
-final class ObservedChannelTests: XCTestCase {
+final class ObservedChannelTests: ResourceCheckedTestCase {
     func testObservedPropertiesFollowEachOtherWithoutFeedback() {
         let form = Form()
         let account = StoredAccount()

@@ -8,7 +8,7 @@ private final class Button: ActionSource {
     func tap() { sendActions(for: .primaryAction) }
 }
 
-final class CommandActionSourceTests: XCTestCase {
+final class CommandActionSourceTests: ResourceCheckedTestCase {
     func testTappingABoundButtonExecutesTheCommand() {
         let button = Button()
         let runs = EventCounter()

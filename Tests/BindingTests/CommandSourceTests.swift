@@ -8,7 +8,7 @@ private final class Button: CommandSource {
     var isEnabled = false
 }
 
-final class CommandSourceTests: XCTestCase {
+final class CommandSourceTests: ResourceCheckedTestCase {
     func testTapsExecuteTheCommandAndEnabledDrivesTheButton() throws {
         let scheduler = TestScheduler()
         let work = try scheduler.cold("--r|", values: ["r": true])

@@ -9,7 +9,7 @@ private struct LoginFailure: Error, Equatable {
 
 private func flag(_ value: Bool) -> String { value ? "t" : "f" }
 
-final class CommandTests: XCTestCase {
+final class CommandTests: ResourceCheckedTestCase {
     // MARK: State transitions
 
     func testExecutingGoesFalseTrueFalseAroundAnExecution() throws {
@@ -29,6 +29,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testExecutingAndEnabledSendTheirCurrentValueFirst() throws {
+        expectLiveSubscriptions("an execution is still pending on the TestScheduler when the test ends")
         let scheduler = TestScheduler()
         let work = try scheduler.cold("--r|", values: ["r": 1])
         let command = Command<Void, Int, Never> { work.signal }
@@ -86,6 +87,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testExecutingWhileAnExecutionRunsIsDisabledWithoutConcurrency() throws {
+        expectLiveSubscriptions("an execution is still pending on the TestScheduler when the test ends")
         let scheduler = TestScheduler()
         let work = try scheduler.cold("--r|", values: ["r": 1])
         let command = Command<Void, Int, Never> { work.signal }

@@ -23,7 +23,7 @@ private final class ResultsView: BindingTarget {
     var rows: [String] = []
 }
 
-final class LiveSearchTests: XCTestCase {
+final class LiveSearchTests: ResourceCheckedTestCase {
     private let frame = Duration.milliseconds(100)
     private let typed: [Character: String] = ["a": "s", "b": "sw", "c": "swi", "d": "swif"]
     private let found: [Character: [String]] = ["_": [], "C": ["swing"], "D": ["swift", "swiftly"]]

@@ -47,7 +47,7 @@ private let flags: [Character: Bool] = ["t": true, "f": false]
 private let usernames: [Character: String] = ["a": "ann", "b": "anna"]
 private let passwords: [Character: String] = ["p": "pw", "q": "pass"]
 
-final class LoginViewModelTests: XCTestCase {
+final class LoginViewModelTests: ResourceCheckedTestCase {
     func testFieldColoursAndTheLoginButtonFollowTheForm() throws {
         let scheduler = TestScheduler()
         let viewModel = LoginViewModel(signIn: { _, _ in .never })
@@ -69,6 +69,7 @@ final class LoginViewModelTests: XCTestCase {
     }
 
     func testSigningInShowsTheSpinnerAndTheFailureUntilTheRetry() throws {
+        expectLiveSubscriptions("a hot marble diagram without a terminal event keeps itself alive while subscribed")
         let scheduler = TestScheduler()
         let attempts = [
             try scheduler.cold("--f|", values: flags),  // wrong password

@@ -1,7 +1,7 @@
 import Binding
 import XCTest
 
-final class BindingModuleTests: XCTestCase {
+final class BindingModuleTests: ResourceCheckedTestCase {
     func testImportingBindingGivesTheCoreTypes() {
         // `import Binding` alone re-exports Observable.
         let subject = BehaviorSubject<String, Never>(value: "a")

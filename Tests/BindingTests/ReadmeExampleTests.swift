@@ -23,7 +23,7 @@ private final class LoginViewModel: KeyPathObservable {
     }
 }
 
-final class ReadmeExampleTests: XCTestCase {
+final class ReadmeExampleTests: ResourceCheckedTestCase {
     func testReadmeLoginViewModelShowsTheSpinnerWhileSigningIn() {
         let scheduler = TestScheduler()
         let vm = LoginViewModel(service: { _, _ in Signal(value: true).delay(.seconds(2), on: scheduler) })

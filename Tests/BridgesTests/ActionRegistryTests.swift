@@ -28,7 +28,7 @@ private final class Counter2: ActionSource, @unchecked Sendable {
     let actions = ActionRegistry<Counter2>()
 }
 
-final class ActionRegistryTests: XCTestCase {
+final class ActionRegistryTests: ResourceCheckedTestCase {
     func testActionRunsForMatchingEventsWithTheTypedSender() {
         let button = Button("Save")
         var titles: [String] = []

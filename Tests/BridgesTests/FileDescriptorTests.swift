@@ -20,7 +20,7 @@ private struct RawPipe {
     }
 }
 
-final class FileDescriptorTests: XCTestCase {
+final class FileDescriptorTests: ResourceCheckedTestCase {
     func testBytesArriveInOrderAndEndOfFileCompletes() {
         let pipe = RawPipe()
         let log = EventLog<Data, BridgeError>()

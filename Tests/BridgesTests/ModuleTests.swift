@@ -1,7 +1,7 @@
 import Bridges
 import XCTest
 
-final class BridgesModuleTests: XCTestCase {
+final class BridgesModuleTests: ResourceCheckedTestCase {
     func testImportingBridgesGivesTheCoreTypes() {
         // `import Bridges` alone re-exports Observable.
         let subject = Subject<Int, Never>()

@@ -4,7 +4,7 @@ import XCTest
 
 /// White-box: the disposable behind each notification subscription must remove its observer exactly once,
 /// because on Linux removing a stale token unregisters a later observer of the same name.
-final class NotificationObservationTests: XCTestCase {
+final class NotificationObservationTests: ResourceCheckedTestCase {
     func testFoundationRemovesALaterObserverWhenAStaleTokenIsRemoved() {
         // Documents the Foundation behaviour the bridge guards against (fails if Foundation fixes it).
         let center = NotificationCenter()

@@ -9,7 +9,7 @@ private func shell(_ script: String) -> Process {
     return process
 }
 
-final class ProcessTests: XCTestCase {
+final class ProcessTests: ResourceCheckedTestCase {
     func testSubscribingLaunchesAndSendsTheExitStatus() {
         let log = EventLog<ProcessExit, BridgeError>()
         let done = log.expectation(count: 2)

@@ -1,7 +1,7 @@
 import Bridges
 import XCTest
 
-final class TimerTests: XCTestCase {
+final class TimerTests: ResourceCheckedTestCase {
     func testTimerSendsOnceAfterTheDelayThenCompletes() {
         let scheduler = TestScheduler()
         let log = EventLog<Void, Never>()

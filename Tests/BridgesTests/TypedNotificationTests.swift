@@ -30,7 +30,7 @@ private struct Size: Equatable, Sendable {
 
 private final class Sender {}
 
-final class TypedNotificationTests: XCTestCase {
+final class TypedNotificationTests: ResourceCheckedTestCase {
     func testPayloadPostedWithTypedPostIsObservedWithoutUserInfo() {
         let center = NotificationCenter()
         let log = EventLog<Login, BridgeError>()

@@ -16,7 +16,7 @@ private func currentHandler(_ number: Int32) -> Int {
 
 private let ignoreHandler = unsafeBitCast(SIG_IGN, to: Int.self)
 
-final class UnixSignalTests: XCTestCase {
+final class UnixSignalTests: ResourceCheckedTestCase {
     /// Tests start from SIGUSR1/SIGUSR2 ignored, so a stray signal can never kill the test process.
     private var saved: [Int32: sigaction] = [:]
 

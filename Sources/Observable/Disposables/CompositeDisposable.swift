@@ -35,6 +35,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     @usableFromInline let lock = SpinLock()
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
     @usableFromInline let disposedFlag = Atomic<Bool>(false)
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.

@@ -21,6 +21,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     // Bit 0: something is queued remotely or someone waits; the other bits: the owner's thread ID.
     @usableFromInline package let word = Atomic<UInt>(0)
     @usableFromInline package let lock = SpinLock()
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) package var remote: [Op] = []
     /// Guarded by `lock`.

@@ -49,6 +49,14 @@ extension SignalConvertible where Value: Sendable {
                     if let value = state.timerFired(generation) {
                         sink.send(.next(value))
                     }
+                case .sourceGone:
+                    // The source went away without a terminal event (e.g. its subject was released):
+                    // nothing more can come, so the quiet period is certain. Send what is pending and end
+                    // quietly, which frees the subscription.
+                    if let value = state.finish() {
+                        sink.send(.next(value))
+                    }
+                    lifetime.dispose()
                 }
             }
             weakMailbox = mailbox
@@ -57,6 +65,8 @@ extension SignalConvertible where Value: Sendable {
             // thread: the source gets a lifetime of its own.
             let source = CompositeDisposable()
             lifetime.add(source)
+            // After a terminal event this arrives too late to matter (the subscription has ended).
+            source.add { mailbox.post(.sourceGone) }
             upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
         })
     }
@@ -68,6 +78,8 @@ extension SignalConvertible where Value: Sendable {
 enum TimerInput<Value, Failure: Error> {
     case upstream(Event<Value, Failure>)
     case timer(UInt64)
+    /// The source's subscription ended without a terminal event: nothing more can come.
+    case sourceGone
 }
 
 /// The state of one ``SignalConvertible/debounce(_:on:)`` subscription, as a value.

@@ -70,6 +70,9 @@ extension SignalConvertible {
             let mailbox = coordinator.mailbox
             let outerLifetime = CompositeDisposable()
             guard let outerKey = lifetime.add(outerLifetime) else { return }
+            // The outer source's subscription ended; without a terminal event (e.g. its subject was
+            // released), the live inners finish and the subscription then ends quietly.
+            outerLifetime.add(FlattenEndNotice(coordinator, inner: nil))
             upstream.start(
                 Sink { event in
                     if event.isTerminal { lifetime.remove(outerKey) }
@@ -169,17 +172,29 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
     enum Input {
         case outer(Event<OuterValue, Failure>)
         case inner(UInt64, Event<Value, Failure>)
+        /// The outer source's subscription ended (after its terminal event, or without one).
+        case outerGone
+        /// An inner signal's subscription ended (after its terminal event, or without one).
+        case innerGone(UInt64)
     }
 
     @usableFromInline let strategy: FlattenStrategy
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
-    @usableFromInline let transform: (OuterValue) -> Inner
+    /// Released once the outer source has ended: what it captured (often the inners' subjects) must not
+    /// keep the last inners — and so the subscription — alive.
+    @exclusivity(unchecked) @usableFromInline var transform: ((OuterValue) -> Inner)?
     @usableFromInline let mailbox: Mailbox<Input>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     /// The result has sent its terminal event.
     @exclusivity(unchecked) @usableFromInline var done = false
     @exclusivity(unchecked) @usableFromInline var outerCompleted = false
+    /// The outer source, or (merge) an inner, went away without a terminal event: the result can never
+    /// complete, so it finishes without sending `.completed`.
+    @exclusivity(unchecked) @usableFromInline var endsQuietly = false
+    /// (latest) The current inner went away without a terminal event.
+    @exclusivity(unchecked) @usableFromInline var currentEndedQuietly = false
     @exclusivity(unchecked) @usableFromInline var nextID: UInt64 = 0
     /// `merge`: the lifetimes of the inner signals that have not finished.
     @exclusivity(unchecked) @usableFromInline var active: [UInt64: CompositeDisposable] = [:]
@@ -223,10 +238,23 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         active = [:]
         currentLifetime = nil
         currentID = nil
+        transform = nil
         queue = []
         queueHead = 0
         current?.dispose()
         for child in lifetimes.values { child.dispose() }
+    }
+
+    /// Posts `.outerGone`.
+    @inlinable
+    func outerWentAway() {
+        mailbox.post(.outerGone)
+    }
+
+    /// Posts `.innerGone(id)`.
+    @inlinable
+    func innerWentAway(_ id: UInt64) {
+        mailbox.post(.innerGone(id))
     }
 
     @inlinable
@@ -234,6 +262,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         if done { return }
         switch input {
         case .outer(.next(let value)):
+            guard let transform else { return }
             let inner = transform(value)
             switch strategy {
             case .merge:
@@ -253,7 +282,33 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
             fail(failure)
         case .outer(.completed):
             outerCompleted = true
+            transform = nil
             completeIfFinished()
+        case .outerGone:
+            if outerCompleted { return }
+            outerCompleted = true
+            transform = nil
+            endsQuietly = true
+            completeIfFinished()
+        case .innerGone(let id):
+            // After the inner's terminal event (or its replacement) this is no news.
+            switch strategy {
+            case .merge:
+                guard active.removeValue(forKey: id) != nil else { return }
+                endsQuietly = true
+                completeIfFinished()
+            case .latest:
+                guard id == currentID else { return }
+                currentID = nil
+                currentLifetime = nil
+                currentEndedQuietly = true
+                completeIfFinished()
+            case .concat:
+                // The queued inners would wait for its completion forever: nothing more can be sent.
+                guard id == currentID else { return }
+                done = true
+                lifetime.dispose()
+            }
         case .inner(let id, .next(let value)):
             if strategy != .merge && id != currentID { return }
             sink.send(.next(value))
@@ -299,7 +354,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         case .concat: if currentID != nil || queueHead < queue.count { return }
         }
         done = true
-        sink.send(.completed)
+        if !endsQuietly && !(strategy == .latest && currentEndedQuietly) { sink.send(.completed) }
         lifetime.dispose()
     }
 
@@ -338,7 +393,11 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         case .latest, .concat:
             currentID = id
             currentLifetime = child
+            currentEndedQuietly = false
         }
+        // Tells the coordinator when the inner's subscription ends, so that one whose source went away
+        // without a terminal event (a released subject) does not keep the whole subscription alive.
+        child.add(FlattenEndNotice(self, inner: id))
         startingID = id
         inner.signal.start(
             Sink { event in
@@ -375,4 +434,31 @@ final class FlattenCoordinatorBox<OuterValue, Inner: SignalConvertible> {
 
     @inlinable
     init() {}
+}
+
+/// Tells a ``FlattenCoordinator`` that the outer source's (`inner == nil`) or an inner signal's
+/// subscription ended. A `Disposable` rather than a closure: a closure would capture `Inner`'s metatype,
+/// which is not `Sendable`.
+@usableFromInline
+final class FlattenEndNotice<OuterValue, Inner: SignalConvertible>: Disposable, @unchecked Sendable {
+    // Safety: immutable; the coordinator is thread-safe to post into.
+    @usableFromInline let coordinator: FlattenCoordinator<OuterValue, Inner>
+    @usableFromInline let inner: UInt64?
+
+    @inlinable
+    init(_ coordinator: FlattenCoordinator<OuterValue, Inner>, inner: UInt64?) {
+        self.coordinator = coordinator
+        self.inner = inner
+    }
+
+    @usableFromInline var isDisposed: Bool { coordinator.isDisposed }
+
+    @inlinable
+    func dispose() {
+        if let inner {
+            coordinator.innerWentAway(inner)
+        } else {
+            coordinator.outerWentAway()
+        }
+    }
 }

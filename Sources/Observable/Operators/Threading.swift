@@ -19,7 +19,14 @@ extension SignalConvertible where Value: Sendable {
     public func deliver<S: Scheduler>(on scheduler: S) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            let mailbox = Mailbox<Event<Value, Failure>>(lifetime: lifetime) { event in
+            // `nil`: the source went away; after a terminal event it arrives too late to matter.
+            let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
+                guard let event = input else {
+                    // No terminal event came and none can come any more: end quietly, which frees the
+                    // subscription (events queued before went out first).
+                    lifetime.dispose()
+                    return
+                }
                 sink.send(event)
                 if event.isTerminal { lifetime.dispose() }
             }
@@ -29,6 +36,7 @@ extension SignalConvertible where Value: Sendable {
             // delivered what is still queued: give it a child of its own.
             let source = CompositeDisposable()
             lifetime.add(source)
+            source.add { queue.enqueue(nil) }
             upstream.start(Sink { queue.enqueue($0) }, in: source)
         })
     }
@@ -82,9 +90,10 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
     // `scheduler` and `mailbox` are Sendable.
     @usableFromInline let lock = SpinLock()
     @usableFromInline let scheduler: S
-    @usableFromInline let mailbox: Mailbox<Event<Value, Failure>>
+    @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Guarded by `lock`: events waiting for the next drain.
-    @usableFromInline var buffer: [Event<Value, Failure>] = []
+    @usableFromInline var buffer: [Event<Value, Failure>?] = []
     /// Guarded by `lock`: a drain is scheduled or running.
     @usableFromInline var draining = false
     /// Guarded by `lock`: numbers each scheduling, so a late store never replaces a newer one.
@@ -95,7 +104,7 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
     @usableFromInline var disposed = false
 
     @inlinable
-    init(scheduler: S, mailbox: Mailbox<Event<Value, Failure>>) {
+    init(scheduler: S, mailbox: Mailbox<Event<Value, Failure>?>) {
         self.scheduler = scheduler
         self.mailbox = mailbox
     }
@@ -103,7 +112,7 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
     @usableFromInline var isDisposed: Bool { lock.withLock { disposed } }
 
     @inlinable
-    func enqueue(_ event: Event<Value, Failure>) {
+    func enqueue(_ event: Event<Value, Failure>?) {
         lock.lock()
         if disposed {
             lock.unlock()

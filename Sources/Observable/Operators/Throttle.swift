@@ -36,6 +36,9 @@ extension SignalConvertible where Value: Sendable {
             // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
             weak var weakMailbox: Mailbox<TimerInput<Value, Failure>>?
             var generation: UInt64 = 0
+            // Set when the source went away without a terminal event: end like a completion, but quietly.
+            var endsQuietly = false
+            var sourceCompleted = false
             func openWindow() {
                 guard let mailbox = weakMailbox else { return }
                 generation &+= 1
@@ -53,10 +56,16 @@ extension SignalConvertible where Value: Sendable {
                     lifetime.dispose()
                     return
                 case .upstream(.completed):
+                    sourceCompleted = true
                     action = state.complete()
                 case .timer(let armed):
                     guard armed == generation else { return }
                     action = state.windowEnded()
+                case .sourceGone:
+                    // After a completion (which may wait for the window's end), the source's end is no news.
+                    if sourceCompleted { return }
+                    endsQuietly = true
+                    action = state.complete()
                 }
                 switch action {
                 case .none:
@@ -65,12 +74,12 @@ extension SignalConvertible where Value: Sendable {
                     openWindow()
                     sink.send(.next(value))
                 case .complete:
-                    sink.send(.completed)
+                    if !endsQuietly { sink.send(.completed) }
                     lifetime.dispose()
                 case .sendAndComplete(let value):
                     sink.send(.next(value))
                     if lifetime.isDisposed { return }
-                    sink.send(.completed)
+                    if !endsQuietly { sink.send(.completed) }
                     lifetime.dispose()
                 }
             }
@@ -80,6 +89,8 @@ extension SignalConvertible where Value: Sendable {
             // terminal event does not end the subscription first.
             let source = CompositeDisposable()
             lifetime.add(source)
+            // The source went away, with or without a terminal event (the handler tells them apart).
+            source.add { mailbox.post(.sourceGone) }
             upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
         })
     }

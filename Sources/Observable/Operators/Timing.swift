@@ -35,6 +35,8 @@ enum DelayInput<Value, Failure: Error> {
     case upstream(Event<Value, Failure>, at: Duration)
     /// The timer for the oldest delayed event fired.
     case timer
+    /// The source's subscription ended (after its terminal event, or without one: nothing more can come).
+    case sourceGone
 }
 
 /// The events a ``SignalConvertible/delay(_:on:)`` subscription holds back, oldest first, with the
@@ -75,6 +77,10 @@ struct DelayState<Value, Failure: Error> {
     }
 
     /// After the due events were sent: how long to wait for the next one, or `nil` when none is left.
+    /// Whether events are held (waiting for their time).
+    @inlinable
+    var isHolding: Bool { head < queue.count }
+
     @inlinable
     mutating func nextWait(now: Duration) -> Duration? {
         guard head < queue.count else {
@@ -113,6 +119,7 @@ extension SignalConvertible where Value: Sendable {
         let interval = max(interval, .zero)
         return Signal(unsafeStart: { sink, lifetime in
             var state = DelayState<Value, Failure>()
+            var sourceGone = false
             let timer = SerialDisposable()
             // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
             weak var weakMailbox: Mailbox<DelayInput<Value, Failure>>?
@@ -137,9 +144,19 @@ extension SignalConvertible where Value: Sendable {
                         }
                         if lifetime.isDisposed { return }
                     }
-                    if let wait = state.nextWait(now: now), let mailbox = weakMailbox {
-                        timer.inner = scheduler.schedule(after: wait) { mailbox.post(.timer) }
+                    if let wait = state.nextWait(now: now) {
+                        if let mailbox = weakMailbox {
+                            timer.inner = scheduler.schedule(after: wait) { mailbox.post(.timer) }
+                        }
+                    } else if sourceGone {
+                        // Everything held went out and the source went away without a terminal event.
+                        lifetime.dispose()
                     }
+                case .sourceGone:
+                    // Held events (a terminal one included) still go out at their time; with nothing held,
+                    // nothing more can come: end quietly, which frees the subscription.
+                    sourceGone = true
+                    if !state.isHolding { lifetime.dispose() }
                 }
             }
             weakMailbox = mailbox
@@ -147,6 +164,7 @@ extension SignalConvertible where Value: Sendable {
             // The source's completion must not end the subscription before the delayed events went out.
             let source = CompositeDisposable()
             lifetime.add(source)
+            source.add { mailbox.post(.sourceGone) }
             upstream.start(Sink { event in mailbox.post(.upstream(event, at: scheduler.now)) }, in: source)
         })
     }

@@ -166,6 +166,7 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {

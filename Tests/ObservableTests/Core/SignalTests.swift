@@ -1,7 +1,7 @@
 import Observable
 import XCTest
 
-final class SignalTests: XCTestCase {
+final class SignalTests: ResourceCheckedTestCase {
     func testCreatedSignalRunsRecipeOncePerSubscription() {
         let runs = Counter()
         let signal = Signal<Int, Never> { observer in
@@ -149,6 +149,7 @@ final class SignalTests: XCTestCase {
     }
 
     func testReentrantSendIntoOwnObserverIsQueuedInOrder() {
+        expectLiveSubscriptions("the observer reaches its own observer")
         let holder = ObserverHolder<Int>()
         let log = EventLog<Int, Never>()
         Signal<Int, Never> { observer in

@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class DisposableTests: XCTestCase {
+final class DisposableTests: ResourceCheckedTestCase {
     func testAnyDisposableRunsActionExactlyOnceUnderConcurrency() {
         let runs = Counter()
         let disposable = AnyDisposable { runs.increment() }

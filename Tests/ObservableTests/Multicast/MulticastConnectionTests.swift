@@ -2,10 +2,11 @@ import Foundation
 import Observable
 import XCTest
 
-final class MulticastConnectionTests: XCTestCase {
+final class MulticastConnectionTests: ResourceCheckedTestCase {
     // MARK: connect
 
     func testPublishDoesNotSubscribeUntilConnected() {
+        expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         let probe = SourceProbe<Int, Never>()
         let connection = probe.signal.publish()
         connection.signal.subscribe()
@@ -17,6 +18,7 @@ final class MulticastConnectionTests: XCTestCase {
     }
 
     func testConnectSubscribesOnceAndReturnsTheSameDisposableEachTime() {
+        expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         // RAC spec: "should return the same disposable for each invocation".
         let probe = SourceProbe<Int, Never>()
         let connection = probe.signal.publish()
@@ -40,6 +42,7 @@ final class MulticastConnectionTests: XCTestCase {
     }
 
     func testConcurrentConnectsSubscribeToTheSourceOnce() {
+        expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         for _ in 0..<20 {
             let probe = SourceProbe<Int, Never>()
             let connection = UncheckedBox(probe.signal.publish())
@@ -120,6 +123,7 @@ final class MulticastConnectionTests: XCTestCase {
     // MARK: autoconnect
 
     func testAutoconnectConnectsOnTheFirstSubscriptionOnly() {
+        expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         // RAC spec: "should subscribe to the multicasted signal on the first subscription".
         let probe = SourceProbe<Int, Never>()
         let shared = probe.signal.publish().autoconnect()

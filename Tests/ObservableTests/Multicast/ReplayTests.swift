@@ -2,10 +2,11 @@ import Foundation
 import Observable
 import XCTest
 
-final class ReplayTests: XCTestCase {
+final class ReplayTests: ResourceCheckedTestCase {
     // MARK: replay
 
     func testReplaySubscribesToTheSourceAtOnceAndOnlyOnce() {
+        expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
         let probe = SourceProbe<Int, Never>()
         let replayed = probe.signal.replay()
         XCTAssertEqual(probe.subscriptions, 1)
@@ -40,6 +41,7 @@ final class ReplayTests: XCTestCase {
     }
 
     func testDisposingAReplaySubscriberDoesNotStopTheSource() {
+        expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
         let probe = SourceProbe<Int, Never>()
         let replayed = probe.signal.replay()
         replayed.subscribe().dispose()
@@ -67,6 +69,7 @@ final class ReplayTests: XCTestCase {
     // MARK: replayLast
 
     func testReplayLastReplaysOnlyTheLatestValue() {
+        expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
         let probe = SourceProbe<Int, Never>()
         let replayed = probe.signal.replayLast()
         XCTAssertEqual(probe.subscriptions, 1)
@@ -87,6 +90,7 @@ final class ReplayTests: XCTestCase {
     // MARK: replayLazily
 
     func testReplayLazilySubscribesOnTheFirstSubscriptionOnly() {
+        expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
         let probe = SourceProbe<Int, Never>()
         let replayed = probe.signal.replayLazily()
         XCTAssertEqual(probe.subscriptions, 0)
@@ -103,6 +107,7 @@ final class ReplayTests: XCTestCase {
     }
 
     func testReplayLazilyNeverDisconnects() {
+        expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
         let probe = SourceProbe<Int, Never>()
         let replayed = probe.signal.replayLazily()
         replayed.subscribe().dispose()

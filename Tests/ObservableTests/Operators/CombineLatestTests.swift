@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class CombineLatestTests: XCTestCase {
+final class CombineLatestTests: ResourceCheckedTestCase {
     // MARK: Values
 
     func testCombineLatestSendsNothingUntilBothSidesHaveSent() {
@@ -350,6 +350,7 @@ final class CombineLatestTests: XCTestCase {
     }
 
     func testSendingIntoAnInputFromTheObserverIsDeliveredAfterTheCurrentEvent() {
+        expectLiveSubscriptions("the observer captures its own input subject")
         let a = Subject<Int, Never>()
         let b = Subject<Int, Never>()
         let log = EventLog<Int, Never>()

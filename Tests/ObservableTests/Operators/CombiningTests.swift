@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class CombiningTests: XCTestCase {
+final class CombiningTests: ResourceCheckedTestCase {
     // MARK: concat
 
     func testConcatSendsTheSecondSignalsValuesAfterTheFirstCompletes() {

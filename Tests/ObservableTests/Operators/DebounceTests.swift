@@ -1,7 +1,7 @@
 import Observable
 import XCTest
 
-final class DebounceTests: XCTestCase {
+final class DebounceTests: ResourceCheckedTestCase {
     func testDebounceSendsTheLatestValueAfterAQuietPeriod() {
         let scheduler = TestScheduler()
         let subject = Subject<String, Never>()

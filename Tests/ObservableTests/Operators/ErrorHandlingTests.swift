@@ -27,7 +27,7 @@ private final class FlakySource: @unchecked Sendable {
     }
 }
 
-final class ErrorHandlingTests: XCTestCase {
+final class ErrorHandlingTests: ResourceCheckedTestCase {
     // MARK: catch
 
     func testCatchSwitchesToTheReplacementOnError() {

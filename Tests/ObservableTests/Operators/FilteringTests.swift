@@ -40,7 +40,7 @@ private func assertDisposesSource<Output: SignalConvertible>(
     XCTAssertEqual(disposed.value, 1, file: file, line: line)
 }
 
-final class FilteringTests: XCTestCase {
+final class FilteringTests: ResourceCheckedTestCase {
     // MARK: ignore / ignoreValues
 
     func testIgnoreDropsEqualValues() {

@@ -39,7 +39,7 @@ private final class Received: @unchecked Sendable {
     }
 }
 
-final class FlatteningConcurrencyTests: XCTestCase {
+final class FlatteningConcurrencyTests: ResourceCheckedTestCase {
     func testFlatMapSerializesInnersSendingFromSeveralThreads() {
         let inners = 8
         let perInner = 2_000

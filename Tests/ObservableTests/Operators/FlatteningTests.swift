@@ -33,7 +33,7 @@ private func marbleScenario(
     return (scheduler, a, b, recorder)
 }
 
-final class FlatteningTests: XCTestCase {
+final class FlatteningTests: ResourceCheckedTestCase {
     // MARK: flatMap (merge)
 
     func testFlatMapMergesInnerValuesAsTheyArrive() {
@@ -151,6 +151,7 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testSwitchToLatestDisposesTheReplacedInner() {
+        expectLiveSubscriptions("the probe keeps its inner's observer")
         let outer = Subject<Int, TestError>()
         let inners = [SubscriptionProbe(), SubscriptionProbe()]
         outer.flatMapLatest { inners[$0].signal }.subscribe()
@@ -360,6 +361,7 @@ final class FlatteningTests: XCTestCase {
     }
 
     func testInnerValuesSentFromTheDownstreamCallbackAreNotLostOrReordered() {
+        expectLiveSubscriptions("the observer captures the outer subject")
         // A subscriber that feeds the outer subject from its own callback (reentrancy).
         for strategy in Strategy.allCases {
             let outer = Subject<Int, Never>()

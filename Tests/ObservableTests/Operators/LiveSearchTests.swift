@@ -6,7 +6,7 @@ import XCTest
 ///
 /// `flatMap` was not on main when this was written, so the search is started from the debounced
 /// signal's subscriber; once `flatMap` exists, `.flatMap { search($0) }` is the seeds' exact shape.
-final class LiveSearchTests: XCTestCase {
+final class LiveSearchTests: ResourceCheckedTestCase {
     private let corpus = ["swift", "swiftui", "switch", "reactive", "react", "rust"]
 
     /// A fake asynchronous search: answers `latency` after subscription on `scheduler`.

@@ -34,7 +34,7 @@ private func assertReleasesCaptureOnCompletion<Output: SignalConvertible>(
     XCTAssertNil(weakTracked, file: file, line: line)
 }
 
-final class SideEffectsTests: XCTestCase {
+final class SideEffectsTests: ResourceCheckedTestCase {
     func testDoNextRunsBeforeEachValueIsSentOn() {
         var trace: [String] = []
         let subject = Subject<Int, TestError>()

@@ -3,7 +3,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class DeliverOnTests: XCTestCase {
+final class DeliverOnTests: ResourceCheckedTestCase {
     func testDeliversEveryEventOnTheSchedulerInOrder() {
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
@@ -34,6 +34,7 @@ final class DeliverOnTests: XCTestCase {
     }
 
     func testABurstCostsOneScheduledAction() {
+        expectLiveSubscriptions("work is left on a TestScheduler released with the test")
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
         let log = VirtualTimeLog<Int, Never>(scheduler)
@@ -181,7 +182,7 @@ final class DeliverOnTests: XCTestCase {
     }
 }
 
-final class SubscribeOnTests: XCTestCase {
+final class SubscribeOnTests: ResourceCheckedTestCase {
     func testSubscriptionStartsOnTheScheduler() {
         let scheduler = TestScheduler()
         let probe = ProbeSource<Int, Never>()

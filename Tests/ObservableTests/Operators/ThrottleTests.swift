@@ -1,7 +1,7 @@
 import Observable
 import XCTest
 
-final class ThrottleTests: XCTestCase {
+final class ThrottleTests: ResourceCheckedTestCase {
     /// Sends 1, 2, 3 at 0, 100 and 200 ms, then 4 at 1,500 ms, into a 500 ms throttle.
     private func run(latest: Bool) -> [VirtualTimeLog<Int, Never>.Entry] {
         let scheduler = TestScheduler()

@@ -1,8 +1,9 @@
 import Observable
 import XCTest
 
-final class IntervalTests: XCTestCase {
+final class IntervalTests: ResourceCheckedTestCase {
     func testIntervalTicksZeroOneTwoAtEachPeriod() {
+        expectLiveSubscriptions("a timer on a TestScheduler is never disposed")
         let scheduler = TestScheduler()
         let log = VirtualTimeLog<Int, Never>(scheduler)
         Signal.interval(.milliseconds(100), on: scheduler).record(into: log)
@@ -13,6 +14,7 @@ final class IntervalTests: XCTestCase {
     }
 
     func testEachSubscriptionCountsFromZeroOnItsOwnClock() {
+        expectLiveSubscriptions("a timer on a TestScheduler is never disposed")
         let scheduler = TestScheduler()
         let ticks = Signal.interval(.seconds(1), on: scheduler)
         let first = VirtualTimeLog<Int, Never>(scheduler)
@@ -75,7 +77,7 @@ final class IntervalTests: XCTestCase {
     }
 }
 
-final class DelayTests: XCTestCase {
+final class DelayTests: ResourceCheckedTestCase {
     func testDelaySendsValuesAndCompletionLaterInOrder() {
         let scheduler = TestScheduler()
         let subject = Subject<Int, TestError>()
@@ -198,7 +200,7 @@ final class DelayTests: XCTestCase {
     }
 }
 
-final class TimeoutTests: XCTestCase {
+final class TimeoutTests: ResourceCheckedTestCase {
     func testTimeoutRaisesTheGivenErrorAndDisposesTheSource() {
         let scheduler = TestScheduler()
         let probe = ProbeSource<Int, TestError>()

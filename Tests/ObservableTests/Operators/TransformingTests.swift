@@ -44,7 +44,7 @@ private func assertDisposesSource<Output: SignalConvertible>(
     XCTAssertEqual(disposed.value, 1, file: file, line: line)
 }
 
-final class TransformingTests: XCTestCase {
+final class TransformingTests: ResourceCheckedTestCase {
     // MARK: scan
 
     func testScanSendsEveryRunningResult() {

@@ -2,17 +2,29 @@ import Foundation
 import Observable
 import XCTest
 
-final class ZipTests: XCTestCase {
-    private var subject1 = Subject<Int, TestError>()
-    private var subject2 = Subject<Int, TestError>()
-    private var log = EventLog<String, TestError>()
+final class ZipTests: ResourceCheckedTestCase {
+    /// The fixture lives from setUp to tearDown only: XCTest keeps test case instances until the process
+    /// exits, and what they hold would otherwise outlive the test (and show up in the leak check).
+    private final class Fixture {
+        let subject1 = Subject<Int, TestError>()
+        let subject2 = Subject<Int, TestError>()
+        let log = EventLog<String, TestError>()
+    }
+
+    private var fixture: Fixture?
+    private var subject1: Subject<Int, TestError> { fixture!.subject1 }
+    private var subject2: Subject<Int, TestError> { fixture!.subject2 }
+    private var log: EventLog<String, TestError> { fixture!.log }
 
     override func setUp() {
         super.setUp()
-        subject1 = Subject()
-        subject2 = Subject()
-        log = EventLog()
+        fixture = Fixture()
         Signal.zip(subject1, subject2).map { "\($0)\($1)" }.record(into: log)
+    }
+
+    override func tearDown() {
+        fixture = nil  // releasing the subjects ends the zip subscription: the leak check sees it freed
+        super.tearDown()
     }
 
     private func send(_ values: [Int], to subject: Subject<Int, TestError>, then terminal: Event<Int, TestError>) {

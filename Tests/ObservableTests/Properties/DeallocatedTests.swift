@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class DeallocatedTests: XCTestCase {
+final class DeallocatedTests: ResourceCheckedTestCase {
     func testDeallocatedCompletesWhenTheObjectDeinitializesWithoutAnyValue() {
         var counter: CounterModel? = CounterModel()
         let log = EventLog<Void, Never>()

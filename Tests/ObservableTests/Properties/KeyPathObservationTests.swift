@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class KeyPathObservationTests: XCTestCase {
+final class KeyPathObservationTests: ResourceCheckedTestCase {
     func testChainFollowsTheMiddleObjectWhenItIsReplaced() {
         let model = LoginViewModel(account: Account(name: "ann"))
         let log = EventLog<String, Never>()
@@ -124,6 +124,7 @@ final class KeyPathObservationTests: XCTestCase {
     }
 
     func testSetFromInsideAChainObserverIsHandledAfterTheCurrentValue() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let model = LoginViewModel(account: Account(name: "a"))
         let log = EventLog<String, Never>()
         model.observe(\.account.name).subscribe(next: { name in

@@ -3,7 +3,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class MutablePropertyTests: XCTestCase {
+final class MutablePropertyTests: ResourceCheckedTestCase {
     func testValueReadsWhatWasSet() {
         let property = MutableProperty(1)
         XCTAssertEqual(property.value, 1)
@@ -98,6 +98,7 @@ final class MutablePropertyTests: XCTestCase {
     }
 
     func testSetFromInsideAnObserverIsDeliveredAfterTheCurrentValueToEveryObserver() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let property = MutableProperty(0)
         let order = EventLog<String, Never>()
         property.signal.subscribe(next: { value in
@@ -111,6 +112,7 @@ final class MutablePropertyTests: XCTestCase {
     }
 
     func testSubscribingFromInsideAnObserverStartsAtTheValueCurrentThen() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let property = MutableProperty(0)
         let inner = EventLog<Int, Never>()
         let holder = SubscriptionHolder()

@@ -22,8 +22,9 @@ final class HandWrittenObservable: Observation.Observable {
     var value = 0
 }
 
-final class ObservationFrameworkTests: XCTestCase {
+final class ObservationFrameworkTests: ResourceCheckedTestCase {
     func testObserveSendsTheCurrentValueThenValuesAfterTheyAreSet() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let player = Player()
         let log = EventLog<Int, Never>()
         let storedWhenDelivered = EventLog<Int, Never>()
@@ -101,6 +102,7 @@ final class ObservationFrameworkTests: XCTestCase {
     }
 
     func testSetFromInsideAnObserverIsDeliveredAfterTheCurrentValue() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let player = Player()
         let log = EventLog<Int, Never>()
         player.observe(\.score).subscribe(next: { value in

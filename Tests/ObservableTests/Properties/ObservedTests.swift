@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class ObservedTests: XCTestCase {
+final class ObservedTests: ResourceCheckedTestCase {
     func testObserveSendsCurrentValueThenEverySetIncludingEqualOnes() {
         let counter = CounterModel()
         counter.count = 5
@@ -108,6 +108,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSetFromInsideAnObserverIsDeliveredAfterTheCurrentValueToEveryObserver() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let counter = CounterModel()
         let order = EventLog<String, Never>()
         counter.observe(\.count).subscribe(next: { value in
@@ -123,6 +124,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSetFromInsideTheInitialValueIsDeliveredAfterIt() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let counter = CounterModel()
         let log = EventLog<Int, Never>()
         counter.observe(\.count).subscribe(next: { value in
@@ -133,6 +135,7 @@ final class ObservedTests: XCTestCase {
     }
 
     func testSubscribingFromInsideAnObserverGetsTheCurrentValueThenLaterSets() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let counter = CounterModel()
         let inner = EventLog<Int, Never>()
         let holder = SubscriptionHolder()

@@ -5,7 +5,7 @@ import XCTest
 
 /// Races on purpose; run under `--sanitize=thread`. The observed objects stay on the test's thread
 /// (their owner); only disposables cross threads.
-final class ObservedThreadSafetyTests: XCTestCase {
+final class ObservedThreadSafetyTests: ResourceCheckedTestCase {
     func testObserversDisposedFromOtherThreadsWhileTheOwnerSets() {
         let counter = CounterModel()
         let violations = Counter()

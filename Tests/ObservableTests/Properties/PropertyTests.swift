@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class PropertyTests: XCTestCase {
+final class PropertyTests: ResourceCheckedTestCase {
     func testReadOnlyViewFollowsItsSource() {
         let source = MutableProperty(1)
         let view = Property(source)

@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class ValuesAndChangesTests: XCTestCase {
+final class ValuesAndChangesTests: ResourceCheckedTestCase {
     func testDefaultOptionsSendTheInitialValueThenNewValues() {
         let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
@@ -33,6 +33,7 @@ final class ValuesAndChangesTests: XCTestCase {
     }
 
     func testPriorChangeIsSentBeforeTheSetWithTheOldValue() {
+        expectLiveSubscriptions("the observer captures the observed object")
         let counter = CounterModel()
         let log = EventLog<Change<Int>, Never>()
         let valueSeenDuringPrior = EventLog<Int, Never>()

@@ -17,7 +17,7 @@ private final class LockedBools: @unchecked Sendable {
     func append(_ value: Bool) { lock.withLock { storage.append(value) } }
 }
 
-final class QueueSchedulerTests: XCTestCase {
+final class QueueSchedulerTests: ResourceCheckedTestCase {
     func testScheduledWorkRunsInOrder() {
         let scheduler = QueueScheduler(name: "order")
         let log = LockedInts()
@@ -154,7 +154,7 @@ final class QueueSchedulerTests: XCTestCase {
     }
 }
 
-final class ImmediateSchedulerTests: XCTestCase {
+final class ImmediateSchedulerTests: ResourceCheckedTestCase {
     func testScheduleRunsBeforeReturning() {
         let log = LockedInts()
         let work = ImmediateScheduler.shared.schedule { log.append(1) }

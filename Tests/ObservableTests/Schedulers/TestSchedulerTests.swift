@@ -19,7 +19,7 @@ private final class StampedLog: @unchecked Sendable {
     }
 }
 
-final class TestSchedulerTests: XCTestCase {
+final class TestSchedulerTests: ResourceCheckedTestCase {
     func testNothingRunsUntilTheClockAdvances() {
         let scheduler = TestScheduler()
         let log = StampedLog(scheduler)
@@ -53,6 +53,7 @@ final class TestSchedulerTests: XCTestCase {
     }
 
     func testActionsSchedulingDueActionsRunInTheSameAdvance() {
+        expectLiveSubscriptions("an action referencing its scheduler is left pending on it")
         let scheduler = TestScheduler()
         let log = StampedLog(scheduler)
         scheduler.schedule(after: .seconds(1)) {

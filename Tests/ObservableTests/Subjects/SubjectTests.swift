@@ -2,7 +2,7 @@ import Foundation
 import Observable
 import XCTest
 
-final class SubjectTests: XCTestCase {
+final class SubjectTests: ResourceCheckedTestCase {
     func testSubscriberReceivesOnlyValuesSentAfterSubscribing() {
         let subject = Subject<Int, Never>()
         subject.send(1)
@@ -75,6 +75,7 @@ final class SubjectTests: XCTestCase {
     }
 
     func testReentrantSendIsDeliveredAfterCurrentEventToEverySubscriberInOrder() {
+        expectLiveSubscriptions("the observer captures its own subject")
         let subject = Subject<Int, Never>()
         let first = EventLog<Int, Never>()
         let second = EventLog<Int, Never>()
@@ -90,6 +91,7 @@ final class SubjectTests: XCTestCase {
     }
 
     func testSubscriberAddedDuringSendDoesNotReceiveThatValue() {
+        expectLiveSubscriptions("the observer captures its own subject")
         let subject = Subject<Int, Never>()
         let late = EventLog<Int, Never>()
         let once = Counter()
@@ -264,7 +266,7 @@ final class SubjectTests: XCTestCase {
     }
 }
 
-final class ReplaySubjectTests: XCTestCase {
+final class ReplaySubjectTests: ResourceCheckedTestCase {
     func testReplaysEverythingByDefault() {
         let subject = ReplaySubject<Int, Never>()
         subject.send(1)
@@ -302,6 +304,7 @@ final class ReplaySubjectTests: XCTestCase {
     }
 
     func testValueSentDuringReplayIsDeliveredOnceAfterReplay() {
+        expectLiveSubscriptions("the observer captures its own subject")
         let subject = ReplaySubject<Int, Never>()
         subject.send(1)
         subject.send(2)
@@ -331,7 +334,7 @@ final class ReplaySubjectTests: XCTestCase {
     }
 }
 
-final class BehaviorSubjectTests: XCTestCase {
+final class BehaviorSubjectTests: ResourceCheckedTestCase {
     func testSendsCurrentValueFirst() {
         let subject = BehaviorSubject<String, Never>(value: "a")
         let log = EventLog<String, Never>()

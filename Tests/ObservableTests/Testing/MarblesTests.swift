@@ -1,7 +1,7 @@
 import Observable
 import XCTest
 
-final class MarblesTests: XCTestCase {
+final class MarblesTests: ResourceCheckedTestCase {
     func testHotSignalSendsEachEventAtItsFrame() throws {
         let scheduler = TestScheduler()
         let text = try scheduler.hot("-a-b--c|")

@@ -2,7 +2,7 @@ import Dispatch
 import Observable
 import XCTest
 
-final class TestRecorderTests: XCTestCase {
+final class TestRecorderTests: ResourceCheckedTestCase {
     func testRecordsEventsWithVirtualTimestamps() {
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
