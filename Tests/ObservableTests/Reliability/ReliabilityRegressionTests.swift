@@ -279,9 +279,6 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     }
 
     func testACompositeDisposableDoesNotKeepChildrenThatWereDisposedElsewhere() throws {
-        try skipKnownCoreBug(
-            "CompositeDisposable keeps a child that was disposed elsewhere (a completed subscription added "
-                + "with disposed(by:)) until the composite itself is disposed: a long-lived bag grows without bound")
         let bag = CompositeDisposable()
         let subject = Subject<Int, Never>()
         for value in 0..<1_000 {
@@ -297,10 +294,6 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     // MARK: Dispose from another thread while threads flood a subject
 
     func testDisposeFromAnotherThreadReturnsPromptlyWhileThreadsFloodTheSubject() throws {
-        try skipKnownCoreBug(
-            "SerialGate.waitForOwner() wakes a disposer only between the owner's batches, and contended sends "
-                + "queue without bound: with 8 threads flooding one subject the batch (and dispose()'s wait) "
-                + "grows without bound — measured 4 s for one dispose after 3 s of flooding, backlog 4 million")
         let subject = Subject<Int, Never>()
         let stop = StressFlag()
         subject.subscribe(next: { _ in })
