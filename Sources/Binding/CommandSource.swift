@@ -39,7 +39,8 @@ extension CommandSource {
                 },
                 completed: { link.dispose() }))
         if link.isDisposed { return link }
-        link.add(triggers.subscribe(next: { trigger in command.execute(input(trigger)) }, completed: { link.dispose() }))
+        link.add(
+            triggers.subscribe(next: { trigger in command.execute(input(trigger)) }, completed: { link.dispose() }))
         return link
     }
 }

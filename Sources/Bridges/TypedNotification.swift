@@ -174,7 +174,8 @@ extension NotificationCenter {
     /// ```swift
     /// center.post(AppNotifications.didLogIn, Login(user: "ada"))
     /// ```
-    public func post<Payload>(_ notification: TypedNotification<Payload>, _ payload: Payload, object: AnyObject? = nil) {
+    public func post<Payload>(_ notification: TypedNotification<Payload>, _ payload: Payload, object: AnyObject? = nil)
+    {
         post(name: notification.name, object: object, userInfo: notification.encode(payload))
     }
 

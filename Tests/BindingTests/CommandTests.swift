@@ -117,7 +117,8 @@ final class CommandTests: ResourceCheckedTestCase {
         scheduler.advance(by: .seconds(2))
         let late = execution.record(on: scheduler)
         scheduler.run()
-        XCTAssertEqual(late.events, [.next(1, at: .seconds(2)), .next(2, at: .seconds(3)), .completed(at: .seconds(4))])
+        XCTAssertEqual(
+            late.events, [.next(1, at: .seconds(2)), .next(2, at: .seconds(3)), .completed(at: .seconds(4))])
         let afterEnd = execution.record(on: scheduler)
         XCTAssertEqual(afterEnd.values, [1, 2])
         XCTAssertTrue(afterEnd.isCompleted)
@@ -267,7 +268,8 @@ final class CommandTests: ResourceCheckedTestCase {
         let command = Command<Int, Int, Never> { (value: Int) async -> Int in value * 2 }
         let done = expectation(description: "completed")
         let values = Locked<[Int]>([])
-        command.execute(21).subscribe(next: { value in values.mutate { $0.append(value) } }, completed: { done.fulfill() })
+        command.execute(21).subscribe(
+            next: { value in values.mutate { $0.append(value) } }, completed: { done.fulfill() })
         wait(for: [done], timeout: 10)
         XCTAssertEqual(values.value, [42])
     }
@@ -380,14 +382,30 @@ final class CommandTests: ResourceCheckedTestCase {
         func check(_ state: (errors: Int, executions: Int, transitions: [Bool])) {
             if state.errors == 80 && state.executions == 800 && state.transitions.last == false { settled.signal() }
         }
-        command.errors.subscribe(next: { _ in outputs.mutate { $0.errors += 1; check($0) } })
-        command.executionSignals.subscribe(next: { _ in outputs.mutate { $0.executions += 1; check($0) } })
-        command.executing.subscribe(next: { value in outputs.mutate { $0.transitions.append(value); check($0) } })
+        command.errors.subscribe(next: { _ in
+            outputs.mutate {
+                $0.errors += 1
+                check($0)
+            }
+        })
+        command.executionSignals.subscribe(next: { _ in
+            outputs.mutate {
+                $0.executions += 1
+                check($0)
+            }
+        })
+        command.executing.subscribe(next: { value in
+            outputs.mutate {
+                $0.transitions.append(value)
+                check($0)
+            }
+        })
         let ended = DispatchGroup()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for index in 0..<100 {
                 ended.enter()
-                command.execute(worker * 100 + index).subscribe(error: { _ in ended.leave() }, completed: { ended.leave() })
+                command.execute(worker * 100 + index).subscribe(
+                    error: { _ in ended.leave() }, completed: { ended.leave() })
             }
         }
         XCTAssertEqual(ended.wait(timeout: .now() + 30), .success)

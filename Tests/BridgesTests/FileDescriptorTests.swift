@@ -204,7 +204,7 @@ final class FileDescriptorTests: ResourceCheckedTestCase {
         let log = EventLog<String, BridgeError>()
         let done = log.expectation(count: 2)
         Signal.lines(from: pipe.read).record(into: log)
-        close(pipe.read)   // the bridge reads its own duplicate
+        close(pipe.read)  // the bridge reads its own duplicate
         writeAll(pipe.write, Array("still here\n".utf8))
         close(pipe.write)
         wait(for: [done], timeout: 10)

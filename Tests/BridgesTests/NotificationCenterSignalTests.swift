@@ -83,7 +83,7 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
         XCTAssertEqual(survivors.map(\.count), Array(repeating: 1, count: 8))
         XCTAssertEqual(raw.value, 1)
         center.removeObserver(token)
-        subscriptions.forEach { $0.dispose() }
+        for subscription in subscriptions { subscription.dispose() }
     }
 
     func testDisposingFromInsideTheSubscriberStopsDelivery() {

@@ -1,6 +1,7 @@
-@testable import Bridges
 import Foundation
 import XCTest
+
+@testable import Bridges
 
 /// White-box: the disposable behind each notification subscription must remove its observer exactly once,
 /// because on Linux removing a stale token unregisters a later observer of the same name.

@@ -126,7 +126,7 @@ final class UnixSignalTests: ResourceCheckedTestCase {
     }
 
     func testSubscriptionsOpenNoDescriptorsBeyondTheProcessWidePipe() {
-        Signal.unixSignals(.user2).subscribe().dispose()   // creates the process-wide pipe once
+        Signal.unixSignals(.user2).subscribe().dispose()  // creates the process-wide pipe once
         let before = openDescriptors()
         let log = EventLog<UnixSignal, BridgeError>()
         let received = log.expectation(count: 1)

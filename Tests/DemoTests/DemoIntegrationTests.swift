@@ -18,7 +18,8 @@ final class DemoIntegrationTests: XCTestCase {
         XCTAssertTrue(result.screen(after: "1: type tet").contains("Username  [tet"))
         XCTAssertTrue(result.screen(after: "1: type tet").contains("[ Sign in ] disabled"))
         XCTAssertTrue(result.screen(after: "3: type pas").contains("[ Sign in ] disabled"))
-        XCTAssertTrue(result.screen(after: "4: type s").contains("[ Sign in ] disabled"), "username still has 3 characters")
+        XCTAssertTrue(
+            result.screen(after: "4: type s").contains("[ Sign in ] disabled"), "username still has 3 characters")
         // Only the two valid fields together enable it… and deleting a character disables it again.
         let bothValid = try DemoProcess.run(script: "type teth\nkey tab\ntype pass\nkey backspace")
         XCTAssertTrue(bothValid.screen(after: "3: type pass").contains("[ Sign in ] enabled"))
@@ -75,7 +76,9 @@ final class DemoIntegrationTests: XCTestCase {
                 """)
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertTrue(result.screen(after: "3: wait 299ms").contains("Searches: 0 started"))
-        XCTAssertTrue(result.screen(after: "4: wait 1ms").contains("Searches: 1 started · 0 cancelled · 0 completed · 1 in flight"))
+        XCTAssertTrue(
+            result.screen(after: "4: wait 1ms").contains(
+                "Searches: 1 started · 0 cancelled · 0 completed · 1 in flight"))
         let found = result.screen(after: "5: wait 600ms")
         XCTAssertTrue(found.contains("matches for \"par\""), found)
         XCTAssertTrue(found.contains("    Paris, France"), found)

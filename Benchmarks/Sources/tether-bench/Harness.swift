@@ -181,7 +181,8 @@ final class Runner {
             let checksum = body()
             let end = monotonicNanoseconds()
             if let previous = checksums[index], previous != checksum {
-                mismatches.append("\(row.label): \(row.contenders[index].name) is not deterministic (\(previous) then \(checksum))")
+                mismatches.append(
+                    "\(row.label): \(row.contenders[index].name) is not deterministic (\(previous) then \(checksum))")
             }
             checksums[index] = checksum
             return Double(end - start) / Double(row.operations)
@@ -207,7 +208,9 @@ final class Runner {
             let contender = row.contenders[index]
             let sorted = samples[index].sorted()
             let med = median(sorted)
-            let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map { bytesPerLiveSubscription($0) }
+            let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map {
+                bytesPerLiveSubscription($0)
+            }
             let measurement = Measurement(
                 workload: row.workload, row: row.label, implementation: contender.name, unit: row.unit,
                 operations: row.operations, medianNs: med, minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,

@@ -14,7 +14,8 @@ enum OpenCombineImpl {
     static func w1(_ n: Int) -> () -> UInt64 {
         let subject = PassthroughSubject<Int, Never>()
         let counter = Counter()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { (value: Int) -> Int in value &+ 1 }
             .filter { (value: Int) -> Bool in value % 2 == 0 }
             .map { (value: Int) -> Int in value &* 2 }
@@ -43,7 +44,9 @@ enum OpenCombineImpl {
         let counter = Counter()
         return {
             for _ in 0..<n {
-                let cancellable = subject.map { (value: Int) -> Int in value &+ 1 }.sink { (value: Int) in counter.sum &+= UInt64(value) }
+                let cancellable = subject.map { (value: Int) -> Int in value &+ 1 }.sink { (value: Int) in
+                    counter.sum &+= UInt64(value)
+                }
                 cancellable.cancel()
                 counter.count &+= 1
             }
@@ -59,7 +62,9 @@ enum OpenCombineImpl {
         cancellables.reserveCapacity(count)
         let before = heap()
         for _ in 0..<count {
-            cancellables.append(subject.map { (value: Int) -> Int in value &+ 1 }.sink { (value: Int) in counter.sum &+= UInt64(value) })
+            cancellables.append(
+                subject.map { (value: Int) -> Int in value &+ 1 }.sink { (value: Int) in counter.sum &+= UInt64(value) }
+            )
         }
         let after = heap()
         for cancellable in cancellables { cancellable.cancel() }

@@ -1,5 +1,5 @@
-import CMallInfo
 import Bridges
+import CMallInfo
 import Foundation
 import Observable
 

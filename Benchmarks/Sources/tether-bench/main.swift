@@ -155,8 +155,9 @@ for others in [0, 1_000, 10_000] {
 
 let selected = rows.filter { options.includes($0.workload) }
 if selected.isEmpty { Options.usage("--filter matches no workload (W1 … W9)") }
-print("tether-bench: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-    + "\(runner.repetitions) repetitions\(options.quick ? " (quick)" : ""), ns per operation")
+print(
+    "tether-bench: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+        + "\(runner.repetitions) repetitions\(options.quick ? " (quick)" : ""), ns per operation")
 print("")
 runner.printHeader()
 for row in selected { runner.run(row) }

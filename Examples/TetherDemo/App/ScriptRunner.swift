@@ -35,7 +35,9 @@ struct ScriptRunner {
             case .expect(let text):
                 let frame = Renderer.frame(for: app).plainText
                 if !frame.contains(text) {
-                    report("tether-demo: expect failed (script line \(step.line)): the screen does not contain \"\(text)\"")
+                    report(
+                        "tether-demo: expect failed (script line \(step.line)): the screen does not contain \"\(text)\""
+                    )
                     return 1
                 }
                 continue

@@ -105,7 +105,8 @@ enum Renderer {
         lines.append(buttonLine)
         lines.append(Line())
         if let frame = form.spinnerFrame {
-            lines.append(Line("  \(spinner[frame % spinner.count]) Signing in as \(login.username)…", .foreground(.cyan)))
+            lines.append(
+                Line("  \(spinner[frame % spinner.count]) Signing in as \(login.username)…", .foreground(.cyan)))
         } else if let message = form.message {
             switch message {
             case .hint(let text): lines.append(Line("  ! \(text)", .foreground(.yellow)))
@@ -161,7 +162,8 @@ enum Renderer {
         let stats = panel.stats
         var lines: [Line] = [
             Line(),
-            Line("  Live search", .bold) + Line(" — the seeds' \"Twitter Instant\" over \(search.service.corpus.count) cities"),
+            Line("  Live search", .bold)
+                + Line(" — the seeds' \"Twitter Instant\" over \(search.service.corpus.count) cities"),
             Line("  The query goes filter(≥ 3 chars) → debounce(0.3 s) → flatMapLatest(search)", .dim),
             Line("  → deliver(on: UI); each search takes 0.6 s on a background scheduler.", .dim),
             Line(),
@@ -170,7 +172,8 @@ enum Renderer {
                 hint: "type \(SearchViewModel.minimumQueryLength)+ characters"),
             Line(),
         ]
-        var statsLine = Line("  Searches: \(stats.started) started · \(stats.cancelled) cancelled · \(stats.completed) completed")
+        var statsLine = Line(
+            "  Searches: \(stats.started) started · \(stats.cancelled) cancelled · \(stats.completed) completed")
         if stats.inFlight > 0 {
             statsLine.append(" · \(stats.inFlight) in flight", .foreground(.cyan, bold: true))
         }

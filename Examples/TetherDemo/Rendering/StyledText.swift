@@ -1,6 +1,7 @@
 /// The eight ANSI colours.
 enum Color: UInt8, Sendable {
-    case black = 0, red, green, yellow, blue, magenta, cyan, white
+    case black = 0
+    case red, green, yellow, blue, magenta, cyan, white
 }
 
 /// How a run of text looks in a terminal. Plain-text output (script mode) ignores it, so anything a

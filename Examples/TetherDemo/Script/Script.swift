@@ -76,7 +76,8 @@ struct Script: Equatable {
                 action = .expect(text)
             default:
                 throw ParseError(
-                    line: number, message: "unknown command \"\(command)\" (expected type, key, wait, resize or expect)")
+                    line: number, message: "unknown command \"\(command)\" (expected type, key, wait, resize or expect)"
+                )
             }
             steps.append(Step(line: number, source: line, action: action))
         }
@@ -139,7 +140,8 @@ struct Script: Equatable {
         guard !remainder.isEmpty else { return .type(text, every: nil) }
         let (word, value) = splitFirstWord(remainder)
         guard word == "every", let interval = parseDuration(value) else {
-            throw ParseError(line: line, message: "expected `every <duration>` after the quoted text, got \"\(remainder)\"")
+            throw ParseError(
+                line: line, message: "expected `every <duration>` after the quoted text, got \"\(remainder)\"")
         }
         return .type(text, every: interval)
     }
@@ -151,9 +153,12 @@ struct Script: Equatable {
             throw ParseError(line: line, message: "unknown key \"\(rest)\" (known: \(known))")
         }
         guard words.count > 1 else { return .key(key, count: 1) }
-        guard words.count == 2, words[1].hasPrefix("x"), let count = Int(words[1].dropFirst()), (1...1000).contains(count)
+        guard words.count == 2, words[1].hasPrefix("x"), let count = Int(words[1].dropFirst()),
+            (1...1000).contains(count)
         else {
-            throw ParseError(line: line, message: "expected a repeat count like x3 after the key, got \"\(words[1...].joined(separator: " "))\"")
+            throw ParseError(
+                line: line,
+                message: "expected a repeat count like x3 after the key, got \"\(words[1...].joined(separator: " "))\"")
         }
         return .key(key, count: count)
     }

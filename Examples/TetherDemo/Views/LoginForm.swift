@@ -33,16 +33,20 @@ final class LoginForm: BindingTarget {
             bind(\.usernameTint, to: login.usernameIsValid.map(FieldTint.init(isValid:)).metered(meter)),
             bind(\.passwordTint, to: login.passwordIsValid.map(FieldTint.init(isValid:)).metered(meter)),
             signInButton.bind(command: command, input: { _ in () }),
-            bind(\.spinnerFrame, to: command.executing.flatMapLatest { executing in
-                executing
-                    ? Signal.interval(.milliseconds(100), on: ui).map { Optional($0) }.startWith(0)
-                    : Signal(value: nil)
-            }.metered(meter)),
-            bind(\.message, to: Signal.merge([
-                command.executing.filter { $0 }.map { _ in Message?.none },
-                command.errors.map { Optional(Message.failure($0.description)) },
-                command.executionSignals.flatten().map { Optional(Message.success("Signed in as \($0.name).")) },
-            ]).metered(meter)),
+            bind(
+                \.spinnerFrame,
+                to: command.executing.flatMapLatest { executing in
+                    executing
+                        ? Signal.interval(.milliseconds(100), on: ui).map { Optional($0) }.startWith(0)
+                        : Signal(value: nil)
+                }.metered(meter)),
+            bind(
+                \.message,
+                to: Signal.merge([
+                    command.executing.filter { $0 }.map { _ in Message?.none },
+                    command.errors.map { Optional(Message.failure($0.description)) },
+                    command.executionSignals.flatten().map { Optional(Message.success("Signed in as \($0.name).")) },
+                ]).metered(meter)),
             command.enabled.metered(meter).subscribe(),
         ]
         return CompositeDisposable(bindings)

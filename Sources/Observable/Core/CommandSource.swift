@@ -24,4 +24,3 @@ public protocol CommandSource: AnyObject {
     /// command's `enabled` changes).
     var isEnabled: Bool { get set }
 }
-

@@ -131,8 +131,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         item.action()
         if let interval = item.interval, !item.cancel.isDisposed {
             lock.withLock {
-                insert(Item(time: item.time + interval, sequence: nextSequence(), interval: interval,
-                            action: item.action, cancel: item.cancel))
+                insert(
+                    Item(
+                        time: item.time + interval, sequence: nextSequence(), interval: interval,
+                        action: item.action, cancel: item.cancel))
             }
         }
     }
@@ -142,8 +144,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     {
         let cancel = AnyDisposable()
         lock.withLock {
-            insert(Item(time: clock + max(delay, .zero), sequence: nextSequence(), interval: interval,
-                        action: action, cancel: cancel))
+            insert(
+                Item(
+                    time: clock + max(delay, .zero), sequence: nextSequence(), interval: interval,
+                    action: action, cancel: cancel))
         }
         return cancel
     }

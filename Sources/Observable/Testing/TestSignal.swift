@@ -22,10 +22,11 @@ public final class TestSignal<Value, Failure: Error>: SignalConvertible {
         signal = Signal(unsafeStart: { sink, lifetime in
             let index = log.subscribed(at: scheduler.now)
             // A live subscription keeps the hot subject alive; the scheduled events keep it too.
-            lifetime.add(AnyDisposable { [scheduler] in
-                withExtendedLifetime(owner) {}
-                log.ended(index, at: scheduler.now)
-            })
+            lifetime.add(
+                AnyDisposable { [scheduler] in
+                    withExtendedLifetime(owner) {}
+                    log.ended(index, at: scheduler.now)
+                })
             source.start(sink, in: lifetime)
         })
     }
@@ -112,8 +113,9 @@ extension TestScheduler {
         error: Failure,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<Value, Failure> {
-        try makeHot(MarbleDiagram(marbles, symbol: { values[$0] }, error: error, allowsSubscriptionPoint: true),
-                    frame: frame)
+        try makeHot(
+            MarbleDiagram(marbles, symbol: { values[$0] }, error: error, allowsSubscriptionPoint: true),
+            frame: frame)
     }
 
     /// A hot signal that cannot fail, its values looked up in `values`.
@@ -127,8 +129,9 @@ extension TestScheduler {
         values: [Character: Value],
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<Value, Never> {
-        try makeHot(MarbleDiagram(marbles, symbol: { values[$0] }, error: nil, allowsSubscriptionPoint: true),
-                    frame: frame)
+        try makeHot(
+            MarbleDiagram(marbles, symbol: { values[$0] }, error: nil, allowsSubscriptionPoint: true),
+            frame: frame)
     }
 
     /// A hot signal of one-letter strings: each value character is sent as itself.
@@ -141,8 +144,9 @@ extension TestScheduler {
         _ marbles: String,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<String, Never> {
-        try makeHot(MarbleDiagram(marbles, symbol: { String($0) }, error: nil, allowsSubscriptionPoint: true),
-                    frame: frame)
+        try makeHot(
+            MarbleDiagram(marbles, symbol: { String($0) }, error: nil, allowsSubscriptionPoint: true),
+            frame: frame)
     }
 
     /// A hot signal of one-letter strings that fails with `error` at `#`.
@@ -156,8 +160,9 @@ extension TestScheduler {
         error: Failure,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<String, Failure> {
-        try makeHot(MarbleDiagram(marbles, symbol: { String($0) }, error: error, allowsSubscriptionPoint: true),
-                    frame: frame)
+        try makeHot(
+            MarbleDiagram(marbles, symbol: { String($0) }, error: error, allowsSubscriptionPoint: true),
+            frame: frame)
     }
 
     /// A cold signal: each subscription receives the diagram's events at their frames counted from
@@ -174,8 +179,9 @@ extension TestScheduler {
         error: Failure,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<Value, Failure> {
-        try makeCold(MarbleDiagram(marbles, symbol: { values[$0] }, error: error, allowsSubscriptionPoint: false),
-                     frame: frame)
+        try makeCold(
+            MarbleDiagram(marbles, symbol: { values[$0] }, error: error, allowsSubscriptionPoint: false),
+            frame: frame)
     }
 
     /// A cold signal that cannot fail, its values looked up in `values`.
@@ -189,8 +195,9 @@ extension TestScheduler {
         values: [Character: Value],
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<Value, Never> {
-        try makeCold(MarbleDiagram(marbles, symbol: { values[$0] }, error: nil, allowsSubscriptionPoint: false),
-                     frame: frame)
+        try makeCold(
+            MarbleDiagram(marbles, symbol: { values[$0] }, error: nil, allowsSubscriptionPoint: false),
+            frame: frame)
     }
 
     /// A cold signal of one-letter strings.
@@ -203,8 +210,9 @@ extension TestScheduler {
         _ marbles: String,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<String, Never> {
-        try makeCold(MarbleDiagram(marbles, symbol: { String($0) }, error: nil, allowsSubscriptionPoint: false),
-                     frame: frame)
+        try makeCold(
+            MarbleDiagram(marbles, symbol: { String($0) }, error: nil, allowsSubscriptionPoint: false),
+            frame: frame)
     }
 
     /// A cold signal of one-letter strings that fails with `error` at `#`.
@@ -218,8 +226,9 @@ extension TestScheduler {
         error: Failure,
         frame: Duration = Marbles.defaultFrame
     ) throws(MarbleError) -> TestSignal<String, Failure> {
-        try makeCold(MarbleDiagram(marbles, symbol: { String($0) }, error: error, allowsSubscriptionPoint: false),
-                     frame: frame)
+        try makeCold(
+            MarbleDiagram(marbles, symbol: { String($0) }, error: error, allowsSubscriptionPoint: false),
+            frame: frame)
     }
 
     private func makeHot<Value, Failure: Error>(

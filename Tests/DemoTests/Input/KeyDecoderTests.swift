@@ -11,8 +11,10 @@ final class KeyDecoderTests: XCTestCase {
     func testPrintableASCIIAndControlKeysDecode() {
         XCTAssertEqual(
             decode([Array("ab 1".utf8) + [0x09, 0x0D, 0x7F, 0x08, 0x03]]),
-            [.character("a"), .character("b"), .character(" "), .character("1"), .tab, .enter, .backspace,
-             .backspace, .interrupt])
+            [
+                .character("a"), .character("b"), .character(" "), .character("1"), .tab, .enter, .backspace,
+                .backspace, .interrupt,
+            ])
     }
 
     func testMultiByteUTF8CharactersDecodeEvenWhenSplitAcrossReads() {
@@ -35,7 +37,8 @@ final class KeyDecoderTests: XCTestCase {
         var decoder = KeyDecoder()
         XCTAssertEqual(decoder.decode([0x1B, 0x5B]), [])
         XCTAssertEqual(decoder.decode([0x31, 0x3B, 0x32]), [])  // ESC [ 1 ; 2 …
-        XCTAssertEqual(decoder.decode([0x41, 0x61]), [.unknown([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x41]), .character("a")])
+        XCTAssertEqual(
+            decoder.decode([0x41, 0x61]), [.unknown([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x41]), .character("a")])
     }
 
     func testALoneEscapeAtTheEndOfAReadIsTheEscapeKey() {

@@ -51,7 +51,9 @@ struct DemoProcess {
         throws -> Result
     {
         guard let executable else {
-            XCTFail("tether-demo is not next to the test bundle (\(Bundle.main.bundleURL.path)); run `swift build` first", file: file, line: line)
+            XCTFail(
+                "tether-demo is not next to the test bundle (\(Bundle.main.bundleURL.path)); run `swift build` first",
+                file: file, line: line)
             return Result(status: -1, output: "", errors: "")
         }
         let process = Process()

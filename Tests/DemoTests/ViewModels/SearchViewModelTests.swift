@@ -47,7 +47,9 @@ final class SearchViewModelTests: XCTestCase {
     func testANewQueryCancelsTheSearchStillInFlight() {
         let search = makeViewModel()
         var delivered: [String] = []
-        let subscription = search.observe(\.results).subscribe(next: { if let results = $0 { delivered.append(results.query) } })
+        let subscription = search.observe(\.results).subscribe(next: {
+            if let results = $0 { delivered.append(results.query) }
+        })
         defer { subscription.dispose() }
         search.query = "san"
         clock.advance(by: .milliseconds(500))  // "san" searching since 300 ms
@@ -59,7 +61,8 @@ final class SearchViewModelTests: XCTestCase {
 
     func testMatchesRankPrefixesThenWordStartsThenTheRest() {
         XCTAssertEqual(
-            CorpusSearch.matches(for: "SAN", in: ["Busan, South Korea", "New San Town, X", "San Diego, United States"]),
+            CorpusSearch.matches(
+                for: "SAN", in: ["Busan, South Korea", "New San Town, X", "San Diego, United States"]),
             ["San Diego, United States", "New San Town, X", "Busan, South Korea"])
         XCTAssertEqual(CorpusSearch.matches(for: "sao", in: ["São Paulo, Brazil"]), ["São Paulo, Brazil"])
         XCTAssertEqual(CorpusSearch.matches(for: "  ", in: ["Paris, France"]), [])

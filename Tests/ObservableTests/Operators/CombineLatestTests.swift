@@ -242,8 +242,10 @@ final class CombineLatestTests: ResourceCheckedTestCase {
         s1.send("horses")
         XCTAssertEqual(
             log.values,
-            ["apples : oranges = apples : cattle", "horses : oranges = apples : cattle",
-             "horses : oranges = horses : cattle"])
+            [
+                "apples : oranges = apples : cattle", "horses : oranges = apples : cattle",
+                "horses : oranges = horses : cattle",
+            ])
     }
 
     func testCombineLatestOfArrayFailsOnAnyErrorAndDisposesAllInputs() {

@@ -192,7 +192,10 @@ final class FilteringTests: ResourceCheckedTestCase {
         var received: [String] = []
         var subscription: (any Disposable)?
         subscription = subject.take(1).subscribe(
-            next: { received.append("next \($0)"); subscription?.dispose() },
+            next: {
+                received.append("next \($0)")
+                subscription?.dispose()
+            },
             completed: { received.append("completed") })
         subject.send(7)
         XCTAssertEqual(received, ["next 7"])
@@ -258,7 +261,10 @@ final class FilteringTests: ResourceCheckedTestCase {
         var completed = false
         var subscription: (any Disposable)?
         subscription = subject.takeLast(3).subscribe(
-            next: { received.append($0); subscription?.dispose() },
+            next: {
+                received.append($0)
+                subscription?.dispose()
+            },
             completed: { completed = true })
         for value in 1...5 { subject.send(value) }
         subject.sendCompleted()

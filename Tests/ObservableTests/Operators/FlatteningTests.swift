@@ -20,7 +20,8 @@ private enum Strategy: CaseIterable {
 /// The marble scenario of the doc comments: source `-a---b----|`, a `-1--2|`, b `-3-4|`
 /// (times in seconds).
 private func marbleScenario(
-    _ strategy: Strategy, outer outerEvents: [(Int, Event<String, TestError>)] = [
+    _ strategy: Strategy,
+    outer outerEvents: [(Int, Event<String, TestError>)] = [
         (1, .next("a")), (5, .next("b")), (10, .completed),
     ]
 ) -> (TestScheduler, VirtualTimeSignal<Int>, VirtualTimeSignal<Int>, VirtualTimeRecorder<Int, TestError>) {

@@ -33,10 +33,12 @@ final class LiveSearchTests: ResourceCheckedTestCase {
             .debounce(.milliseconds(500), on: scheduler)
             .record(into: searched)
         type(
-            [(0, "s"), (100, "sw"), (200, "swi"), (300, "swif"), (400, "swift"),   // quick typing, then a pause
-             (1500, "sw"),                                                          // too short: ignored
-             (1600, "swi"), (1700, "swit"), (2000, "switc"), (2400, "switch"),
-             (3500, "re")],                                                         // too short: ignored
+            [
+                (0, "s"), (100, "sw"), (200, "swi"), (300, "swif"), (400, "swift"),  // quick typing, then a pause
+                (1500, "sw"),  // too short: ignored
+                (1600, "swi"), (1700, "swit"), (2000, "switc"), (2400, "switch"),
+                (3500, "re"),
+            ],  // too short: ignored
             into: searchText, on: scheduler)
         scheduler.advance(to: .seconds(5))
         XCTAssertEqual(searched.entries, [.next("swift", at: 900), .next("switch", at: 2900)])
@@ -46,13 +48,16 @@ final class LiveSearchTests: ResourceCheckedTestCase {
         let scheduler = TestScheduler()
         let searchText = Subject<String, Never>()
         let results = VirtualTimeLog<[String], Never>(scheduler)
-        let subscription = searchText
+        let subscription =
+            searchText
             .filter { $0.count > 2 }
             .debounce(.milliseconds(500), on: scheduler)
             .subscribe(next: { text in
                 self.search(text, on: scheduler).subscribe(next: { results.append(.next($0)) })
             })
-        type([(0, "swi"), (100, "swif"), (1000, "rea"), (1100, "reac"), (1200, "react")], into: searchText, on: scheduler)
+        type(
+            [(0, "swi"), (100, "swif"), (1000, "rea"), (1100, "reac"), (1200, "react")], into: searchText, on: scheduler
+        )
         scheduler.advance(to: .seconds(3))
         XCTAssertEqual(
             results.entries,

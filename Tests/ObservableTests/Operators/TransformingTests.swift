@@ -122,7 +122,10 @@ final class TransformingTests: ResourceCheckedTestCase {
         var received: [String] = []
         var subscription: (any Disposable)?
         subscription = subject.reduce(0, +).subscribe(
-            next: { received.append("next \($0)"); subscription?.dispose() },
+            next: {
+                received.append("next \($0)")
+                subscription?.dispose()
+            },
             completed: { received.append("completed") })
         subject.send(1)
         subject.send(2)

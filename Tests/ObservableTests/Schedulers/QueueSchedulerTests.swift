@@ -36,7 +36,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
         let scheduler = QueueScheduler(name: "cancel")
         let gate = DispatchSemaphore(value: 0)
         let log = LockedInts()
-        scheduler.schedule { gate.wait() }   // hold the queue so the next action cannot start yet
+        scheduler.schedule { gate.wait() }  // hold the queue so the next action cannot start yet
         let cancelled = scheduler.schedule { log.append(1) }
         scheduler.schedule { log.append(2) }
         cancelled.dispose()

@@ -56,7 +56,8 @@ extension VirtualTimeRecorder where Value: Equatable, Failure: Equatable {
         _ expected: [(Int, Event<Value, Failure>)], file: StaticString = #filePath, line: UInt = #line
     ) {
         let actual = timedEvents
-        let matches = actual.count == expected.count
+        let matches =
+            actual.count == expected.count
             && zip(actual, expected).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         XCTAssertTrue(matches, "expected \(expected), got \(actual)", file: file, line: line)
     }

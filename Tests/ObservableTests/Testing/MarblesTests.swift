@@ -143,9 +143,13 @@ final class MarblesTests: ResourceCheckedTestCase {
     func testMarblesEventsParsesExpectedTimelines() throws {
         XCTAssertEqual(
             try Marbles.events("-a-(bc)|", values: ["a": 1, "b": 2, "c": 3]),
-            [.next(1, at: .seconds(1)), .next(2, at: .seconds(3)), .next(3, at: .seconds(3)), .completed(at: .seconds(7))])
+            [
+                .next(1, at: .seconds(1)), .next(2, at: .seconds(3)), .next(3, at: .seconds(3)),
+                .completed(at: .seconds(7)),
+            ])
         XCTAssertEqual(
-            try Marbles.events("x#", values: ["x": 0], error: TestError(2), frame: .milliseconds(10), start: .seconds(1)),
+            try Marbles.events(
+                "x#", values: ["x": 0], error: TestError(2), frame: .milliseconds(10), start: .seconds(1)),
             [.next(0, at: .seconds(1)), .error(TestError(2), at: .milliseconds(1010))])
         XCTAssertEqual(try Marbles.events("-^a"), [.next("a", at: .seconds(1))])
     }

@@ -77,8 +77,9 @@ final class TestRecorderTests: ResourceCheckedTestCase {
         subject.sendCompleted()
         XCTAssertEqual(
             recorder.description, "\"-(A|)\" [next(A) @ 1.0 seconds, completed @ 1.0 seconds]")
-        XCTAssertEqual(TimedEvent<Int, TestError>.error(TestError(3), at: .seconds(2)).description,
-                       "error(TestError(code: 3)) @ 2.0 seconds")
+        XCTAssertEqual(
+            TimedEvent<Int, TestError>.error(TestError(3), at: .seconds(2)).description,
+            "error(TestError(code: 3)) @ 2.0 seconds")
     }
 
     func testRecordsConcurrentSendsWithoutLosingAny() {
