@@ -96,9 +96,11 @@ final class BridgesBadInputTests: ResourceCheckedTestCase {
     func testABadSignalNumberFailsWithoutDisturbingAnotherSubscriptionsSignals() {
         let witness = GrammarMonitor<UnixSignal>()
         let received = expectation(description: "SIGUSR1 arrived")
-        let witnessSubscription = Signal.unixSignals(.user1)
-            .doNext { _ in received.fulfill() }
-            .subscribeEvents { witness.receive($0) }
+        // Fulfilled after the monitor recorded the event, so the reads below happen after its writes.
+        let witnessSubscription = Signal.unixSignals(.user1).subscribeEvents { event in
+            witness.receive(event)
+            if case .next = event { received.fulfill() }
+        }
         for number: Int32 in [0, -3, 65, 1_000] {
             var failure: BridgeError?
             let monitor = GrammarMonitor<UnixSignal>()
