@@ -83,7 +83,7 @@ extension BindingTarget {
     }
 }
 
-/// One property of one object, as the left side of `<~` (see ``BindingTarget/subscript(_:)``).
+/// One property of one object, as the left side of `<~` (made by the `target[\.property]` subscript).
 ///
 /// It holds the object weakly, so keeping a slot around never keeps the object alive.
 ///

@@ -229,7 +229,7 @@ extension Command where Input: Sendable, Output: Sendable {
     /// - Parameters:
     ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
     ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight.
-    ///   - execute: the work of one execution, run in a new `Task`.
+    ///   - work: the work of one execution, run in a new `Task`.
     public convenience init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,

@@ -4,7 +4,7 @@ import Observable
 /// without selectors on your control: `addAction(for:_:)`, `sendActions(for:)`, `signal(for:)`,
 /// `isEnabled`.
 ///
-/// Every action source is a ``CommandSource``: its primary action triggers a bound `Command`, and the
+/// Every action source is a `CommandSource` (from Observable): its primary action triggers a bound `Command`, and the
 /// command's `enabled` drives ``isEnabled``.
 ///
 /// The only requirement is the registry. For a non-final class, type it with the class that adopts the
@@ -103,7 +103,7 @@ extension ActionSource {
         set { actions.isEnabled = newValue }
     }
 
-    /// The primary action as a signal: what a bound `Command` executes on (``CommandSource``).
+    /// The primary action as a signal: what a bound `Command` executes on (`CommandSource`).
     ///
     /// ```swift
     /// signInButton.bind(command: viewModel.signIn, input: { _ in })   // module Binding

@@ -75,6 +75,7 @@ extension Signal {
     /// Signal<Int, Never>(value: 7).subscribe(next: { print($0) })   // 7
     /// ```
     @inlinable
+    @_disfavoredOverload  // so that `Signal { try await f() }` picks the async initializer, not this one
     public init(value: Value) {
         self.init(unsafeStart: { sink, lifetime in
             sink.send(.next(value))
@@ -163,6 +164,7 @@ extension Signal where Failure == Never {
     /// let seven = Signal(value: 7)   // Signal<Int, Never>
     /// ```
     @inlinable
+    @_disfavoredOverload  // so that `Signal { try await f() }` picks the async initializer, not this one
     public init(value: Value) {
         self.init(unsafeStart: { sink, lifetime in
             sink.send(.next(value))

@@ -43,6 +43,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, child: Child)?
     @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
+    /// Guarded by `lock`: the size of `rest` at which `add(_:)` prunes finished children.
+    @usableFromInline @exclusivity(unchecked) var pruneAt = 32
 
     /// Creates an empty composite.
     ///
@@ -79,7 +81,43 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func add(_ disposable: (any Disposable)?) -> Key? {
         guard let disposable else { return nil }
-        return add(child: .disposable(disposable))
+        if disposable.isDisposed {
+            // Already finished (say, a completed subscription): nothing to keep.
+            return isDisposed ? nil : Key(rawValue: UInt64.max)
+        }
+        let key = add(child: .disposable(disposable))
+        if needsPruning { prune() }
+        return key
+    }
+
+    /// Whether enough children accumulated to look for ones disposed elsewhere.
+    @usableFromInline
+    var needsPruning: Bool {
+        lock.withLock { rest.count >= pruneAt }
+    }
+
+    /// Drops the children that were disposed elsewhere (a subscription that completed on its own), so
+    /// that a long-lived composite holds only what is live. Amortized: it runs when the number of
+    /// children doubled since the last pass. `isDisposed` is asked outside the lock.
+    @usableFromInline
+    func prune() {
+        lock.lock()
+        var candidates: [(key: UInt64, disposable: any Disposable)] = []
+        if let head = first, case .disposable(let disposable) = head.child {
+            candidates.append((head.key, disposable))
+        }
+        for entry in rest {
+            if case .disposable(let disposable) = entry.child { candidates.append((entry.key, disposable)) }
+        }
+        lock.unlock()
+        let finished = Set(candidates.filter { $0.disposable.isDisposed }.map(\.key))
+        lock.lock()
+        if !finished.isEmpty {
+            if let head = first, finished.contains(head.key) { first = nil }
+            rest.removeAll { finished.contains($0.key) }
+        }
+        pruneAt = max(32, rest.count * 2)
+        lock.unlock()
     }
 
     @inlinable
@@ -128,13 +166,15 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The number of children currently held (for tests and diagnostics).
+    /// The number of live children held: children disposed elsewhere are dropped first (for tests and
+    /// diagnostics).
     ///
     /// ```swift
     /// bag.count   // 2
     /// ```
     public var count: Int {
-        lock.withLock { (first == nil ? 0 : 1) + rest.count }
+        prune()
+        return lock.withLock { (first == nil ? 0 : 1) + rest.count }
     }
 
     /// Disposes every child (outside the lock), once.

@@ -38,6 +38,10 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) package var successor: (thread: UInt, semaphore: DispatchSemaphore)?
 
+    /// Set (under `lock`) when a waiter or a successor arrives, so that an owner working through a long
+    /// batch notices them after the operation in progress instead of after the whole batch.
+    @usableFromInline package let attention = Atomic<Bool>(false)
+
     /// How many operations an owner performs for other threads before asking for a successor.
     @usableFromInline package static var handoffThreshold: Int { 256 }
 
@@ -121,14 +125,35 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             let batch = remote
             remote.removeAll()
-            performedForOthers += batch.count
-            if performedForOthers > Self.handoffThreshold { handoffRequested = true }
+            if performedForOthers + batch.count > Self.handoffThreshold { handoffRequested = true }
             word.store(me, ordering: .releasing)
             lock.unlock()
             for semaphore in wake { semaphore.signal() }
-            for op in batch {
-                perform(op)
+            var index = 0
+            while index < batch.count {
+                perform(batch[index])
+                index += 1
+                performedForOthers += 1
                 drainLocal(perform: perform)
+                if attention.load(ordering: .relaxed) {
+                    // A disposer waits for the operation in flight, or a successor wants the gate.
+                    lock.lock()
+                    attention.store(false, ordering: .relaxed)
+                    let waiting = waiters
+                    waiters.removeAll()
+                    if let next = successor {
+                        successor = nil
+                        handoffRequested = false
+                        if index < batch.count { remote.insert(contentsOf: batch[index...], at: 0) }
+                        word.store(next.thread | 1, ordering: .releasing)
+                        lock.unlock()
+                        for semaphore in waiting { semaphore.signal() }
+                        next.semaphore.signal()
+                        return
+                    }
+                    lock.unlock()
+                    for semaphore in waiting { semaphore.signal() }
+                }
             }
         }
     }
@@ -143,6 +168,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             let waiting = DispatchSemaphore(value: 0)
             successor = (me, waiting)
             semaphore = waiting
+            attention.store(true, ordering: .relaxed)
         }
         lock.unlock()
         if acquired {
@@ -210,7 +236,10 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             observed = original
         }
-        if mustWait { waiters.append(semaphore) }
+        if mustWait {
+            waiters.append(semaphore)
+            attention.store(true, ordering: .relaxed)
+        }
         lock.unlock()
         if mustWait { semaphore.wait() }
         // Synchronize with the owner's release so its writes are visible.

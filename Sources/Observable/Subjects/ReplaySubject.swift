@@ -19,14 +19,14 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
         core.shutdown()
     }
 
-    /// Creates a replay subject keeping at most `capacity` values (`Int.max`: unlimited, RAC's default).
+    /// Creates a replay subject keeping at most `capacity` values (`Int.max`: unlimited, RAC's default;
+    /// a negative capacity counts as zero: nothing is replayed but the terminal event).
     ///
     /// ```swift
     /// let last3 = ReplaySubject<Int, Never>(capacity: 3)
     /// ```
     public init(capacity: Int = .max) {
-        precondition(capacity >= 0, "ReplaySubject capacity must not be negative (got \(capacity))")
-        core = SubjectCore(capacity: capacity)
+        core = SubjectCore(capacity: max(0, capacity))
     }
 
     /// Sends `event` to every current subscriber and records values for later ones.

@@ -285,6 +285,15 @@ final class ReplaySubjectTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.values, [99, 100])
     }
 
+    func testNegativeCapacityReplaysNothingButTheTerminalEvent() {
+        let subject = ReplaySubject<Int, Never>(capacity: -3)
+        subject.send(1)
+        subject.sendCompleted()
+        let log = EventLog<Int, Never>()
+        subject.record(into: log)
+        XCTAssertEqual(log.events, [.completed])
+    }
+
     func testLateSubscriberGetsValuesThenTerminalEvent() {
         let subject = ReplaySubject<Int, TestError>(capacity: 3)
         subject.send(1)

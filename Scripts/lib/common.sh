@@ -1,0 +1,49 @@
+# Shared by the scripts in Scripts/ (sourced, not run). Needs only the Swift toolchain and a POSIX shell.
+
+# The library's modules, in dependency order.
+TETHER_MODULES=(Observable Bridges Binding)
+
+# Where the scripts build: the normal `.build` by default, so they reuse what `swift build` made.
+TETHER_SCRATCH="${TETHER_SCRATCH:-.build}"
+
+# Elapsed seconds since the script started, for the closing line of each script.
+tether_started=$(date +%s)
+tether_elapsed() { echo "$(( $(date +%s) - tether_started )) s"; }
+
+# The host triple, e.g. x86_64-unknown-linux-gnu.
+tether_triple() {
+    swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1
+}
+
+# Builds the library modules (debug) and prints the directory holding their .swiftmodule files.
+tether_build_modules() {
+    local module log
+    log=$(mktemp)
+    for module in "${TETHER_MODULES[@]}"; do
+        if ! swift build --scratch-path "$TETHER_SCRATCH" --target "$module" >"$log" 2>&1; then
+            cat "$log" >&2
+            rm -f "$log"
+            echo "error: building $module failed" >&2
+            return 1
+        fi
+    done
+    rm -f "$log"
+    echo "$(swift build --scratch-path "$TETHER_SCRATCH" --show-bin-path)/Modules"
+}
+
+# tether_symbol_graphs MODULE MODULES_DIR OUTPUT_DIR [extra swift-symbolgraph-extract options]
+# Extracts MODULE's public symbol graph (its own symbols only, not the ones it re-exports) into
+# OUTPUT_DIR: MODULE.symbols.json, plus MODULE@Other.symbols.json for extensions of other modules' types.
+tether_symbol_graphs() {
+    local module=$1 modules_dir=$2 output=$3
+    shift 3
+    rm -rf "$output"
+    mkdir -p "$output"
+    swift symbolgraph-extract \
+        -module-name "$module" \
+        -I "$modules_dir" \
+        -target "$(tether_triple)" \
+        -minimum-access-level public \
+        -output-dir "$output" \
+        "$@"
+}

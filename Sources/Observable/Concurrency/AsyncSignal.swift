@@ -1,0 +1,311 @@
+/// How ``AsyncSignal`` buffers values that arrive while the consuming task is busy — the same three
+/// policies as `AsyncStream.Continuation.BufferingPolicy`.
+///
+/// A signal pushes; an async loop pulls. Values sent while the loop body runs wait in a buffer until
+/// the loop asks for the next one. Terminal events are never dropped: an error or the completion is
+/// delivered after the buffered values, whatever the policy.
+///
+/// ```swift
+/// // A progress bar only cares about the latest figure:
+/// for await percent in download.progress.values(bufferingPolicy: .bufferingNewest(1)) {
+///     bar.show(percent)
+/// }
+/// ```
+public enum SignalBufferingPolicy: Sendable, Hashable {
+    /// Keep every value (the default). Memory grows if the producer outpaces the consumer.
+    case unbounded
+    /// Keep at most this many values; when the buffer is full, *newer* values are dropped.
+    case bufferingOldest(Int)
+    /// Keep at most this many values; when the buffer is full, the *oldest* value is dropped.
+    /// `bufferingNewest(0)` keeps nothing: only a value sent while the consumer waits is delivered.
+    case bufferingNewest(Int)
+}
+
+extension SignalConvertible where Value: Sendable {
+    /// The values of this signal as an `AsyncSequence`, for `for await` loops (unbounded buffer).
+    ///
+    /// Each iteration (each `makeAsyncIterator()`) is one subscription, started when the iterator is
+    /// made. The loop receives every value in order; it ends when the signal completes, and rethrows
+    /// when it fails — with the signal's own `Failure` type (typed throws), so a `Failure == Never`
+    /// signal is iterated with plain `for await`, without `try`.
+    ///
+    /// Leaving the loop (`break`, `return`, a thrown error) or cancelling the task that runs it
+    /// disposes the subscription; a loop whose task is cancelled ends quietly (`nil`), as `AsyncStream`
+    /// does. Values sent while the loop body runs are buffered without limit: see
+    /// ``values(bufferingPolicy:)`` to bound the buffer.
+    ///
+    /// A source that sends synchronously and forever (`Signal(values: 1...)`) never returns from
+    /// being subscribed: limit it (`take(_:)`) before iterating.
+    ///
+    /// ```swift
+    /// let names = Subject<String, Never>()
+    /// let task = Task {
+    ///     for await name in names.values { print("hello,", name) }
+    ///     print("no more names")
+    /// }
+    /// names.send("Ann")        // hello, Ann
+    /// names.sendCompleted()    // no more names
+    /// ```
+    public var values: AsyncSignal<Value, Failure> {
+        AsyncSignal(signal, bufferingPolicy: .unbounded)
+    }
+
+    /// The values of this signal as an `AsyncSequence` whose buffer follows `bufferingPolicy`.
+    ///
+    /// Same as ``values``, except for what happens to values sent while the consuming loop is busy:
+    /// `.bufferingNewest(1)` keeps only the latest one (a "conflating" consumer), `.bufferingOldest(n)`
+    /// keeps the first `n` and drops later ones until there is room.
+    ///
+    /// ```swift
+    /// for await query in searchText.values(bufferingPolicy: .bufferingNewest(1)) {
+    ///     await search(query)   // queries typed meanwhile collapse into the latest one
+    /// }
+    /// ```
+    public func values(bufferingPolicy: SignalBufferingPolicy) -> AsyncSignal<Value, Failure> {
+        AsyncSignal(signal, bufferingPolicy: bufferingPolicy)
+    }
+}
+
+/// A signal's values as an `AsyncSequence` (made by ``SignalConvertible/values``).
+///
+/// Typed throws: iterating throws `Failure`, so a `Failure == Never` signal needs no `try`. Every
+/// iterator is its own subscription; dropping the iterator, leaving the loop or cancelling the task
+/// disposes it.
+///
+/// ```swift
+/// do {
+///     for try await line in lines.values { print(line) }   // lines: Signal<String, ReadError>
+/// } catch {
+///     print("failed:", error)                              // error: ReadError
+/// }
+/// ```
+public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
+    /// The values of the signal.
+    public typealias Element = Value
+
+    @usableFromInline let signal: Signal<Value, Failure>
+    @usableFromInline let bufferingPolicy: SignalBufferingPolicy
+
+    /// Wraps `signal` (see ``SignalConvertible/values(bufferingPolicy:)``).
+    ///
+    /// ```swift
+    /// let sequence = AsyncSignal(signal, bufferingPolicy: .unbounded)
+    /// ```
+    public init(_ signal: Signal<Value, Failure>, bufferingPolicy: SignalBufferingPolicy = .unbounded) {
+        self.signal = signal
+        self.bufferingPolicy = bufferingPolicy
+    }
+
+    /// Subscribes to the signal and returns an iterator over what it sends from now on.
+    ///
+    /// ```swift
+    /// var iterator = subject.values.makeAsyncIterator()   // subscribed here
+    /// subject.send(1)
+    /// await iterator.next()                               // 1
+    /// ```
+    public func makeAsyncIterator() -> AsyncIterator {
+        let storage = AsyncSignalStorage<Value, Failure>(bufferingPolicy: bufferingPolicy)
+        let lifetime = CompositeDisposable()
+        storage.attach(lifetime)
+        signal.start(Sink { storage.receive($0) }, in: lifetime)
+        return AsyncIterator(handle: AsyncSignalHandle(storage))
+    }
+
+    /// Pulls the values of one subscription.
+    ///
+    /// ```swift
+    /// var iterator = signal.values.makeAsyncIterator()
+    /// while let value = await iterator.next() { print(value) }
+    /// ```
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let handle: AsyncSignalHandle<Value, Failure>
+
+        /// The next value; `nil` once the signal completed or the task was cancelled. Throws the
+        /// signal's failure (once; `nil` after it).
+        ///
+        /// ```swift
+        /// let first = try await iterator.next()
+        /// ```
+        public mutating func next() async throws(Failure) -> Value? {
+            try await handle.storage.next(isolation: nil)
+        }
+
+        /// The next value, resuming on `actor` (the caller's isolation).
+        ///
+        /// ```swift
+        /// let first = try await iterator.next(isolation: #isolation)
+        /// ```
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+            try await handle.storage.next(isolation: actor)
+        }
+    }
+}
+
+/// Disposes the subscription when the last copy of an iterator goes away.
+///
+/// The storage itself cannot do it in its `deinit`: the subscription's sink holds it until disposal.
+final class AsyncSignalHandle<Value: Sendable, Failure: Error>: Sendable {
+    let storage: AsyncSignalStorage<Value, Failure>
+
+    init(_ storage: AsyncSignalStorage<Value, Failure>) {
+        self.storage = storage
+    }
+
+    deinit {
+        storage.cancel()
+    }
+}
+
+/// The buffer between a subscription (which pushes) and an async iterator (which pulls).
+///
+/// The subscription's sink runs serialized on the producer's thread; `next` runs on the consuming task.
+/// Both decide under `lock` and act after it: continuations are resumed and the subscription is
+/// disposed with no lock held.
+final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // Safety: every mutable property is guarded by `lock`.
+    private typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
+
+    private let lock = SpinLock()
+    private let policy: SignalBufferingPolicy
+    /// Buffered values from `head` on (the prefix was consumed; compacted now and then).
+    private var buffer: [Value] = []
+    private var head = 0
+    /// A terminal event that arrived while values were still buffered.
+    private var terminal: Result<Value?, Failure>?
+    /// The consumer waiting for a value (only while the buffer is empty).
+    private var waiting: Continuation?
+    /// The consumer will never receive more: terminal seen, cancelled or iterator dropped.
+    private var finished = false
+    /// The subscription, until it is disposed here or it ends on its own.
+    private var lifetime: CompositeDisposable?
+
+    init(bufferingPolicy: SignalBufferingPolicy) {
+        policy = bufferingPolicy
+    }
+
+    func attach(_ lifetime: CompositeDisposable) {
+        lock.withLock { self.lifetime = lifetime }
+    }
+
+    private var bufferedCount: Int { buffer.count - head }
+
+    /// Called with `lock` held.
+    private func popFirst() -> Value {
+        let value = buffer[head]
+        head += 1
+        if head == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= buffer.count {
+            buffer.removeFirst(head)
+            head = 0
+        }
+        return value
+    }
+
+    /// Called with `lock` held, buffer not full per the policy's own rule.
+    private func append(_ value: Value) {
+        switch policy {
+        case .unbounded:
+            buffer.append(value)
+        case .bufferingOldest(let limit):
+            if bufferedCount < limit { buffer.append(value) }
+        case .bufferingNewest(let limit):
+            guard limit > 0 else { return }
+            if bufferedCount >= limit { _ = popFirst() }
+            buffer.append(value)
+        }
+    }
+
+    /// The producer side: one event of the subscription.
+    func receive(_ event: Event<Value, Failure>) {
+        let result: Result<Value?, Failure>
+        switch event {
+        case .next(let value): result = .success(value)
+        case .error(let failure): result = .failure(failure)
+        case .completed: result = .success(nil)
+        }
+        lock.lock()
+        if finished || terminal != nil {
+            lock.unlock()
+            return
+        }
+        if let continuation = waiting {
+            waiting = nil
+            if event.isTerminal { end() }
+            lock.unlock()
+            continuation.resume(returning: result)
+            return
+        }
+        if case .next(let value) = event {
+            append(value)
+        } else {
+            terminal = result
+        }
+        lock.unlock()
+    }
+
+    /// Called with `lock` held: the consumer will receive nothing more.
+    private func end() {
+        finished = true
+        buffer = []
+        head = 0
+        terminal = nil
+        lifetime = nil
+    }
+
+    /// What `next` can answer without waiting, or `nil` if it must wait. Called with `lock` held.
+    private func immediateResult() -> Result<Value?, Failure>? {
+        if bufferedCount > 0 { return .success(popFirst()) }
+        if let terminal {
+            end()
+            return terminal
+        }
+        if finished { return .success(nil) }
+        return nil
+    }
+
+    /// The consumer side.
+    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+        if Task.isCancelled {
+            cancel()
+            return nil
+        }
+        lock.lock()
+        let ready = immediateResult()
+        lock.unlock()
+        if let ready { return try ready.get() }
+        let result = await withTaskCancellationHandler(
+            operation: {
+                await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
+                    lock.lock()
+                    if let ready = immediateResult() {
+                        lock.unlock()
+                        continuation.resume(returning: ready)
+                    } else {
+                        waiting = continuation
+                        lock.unlock()
+                    }
+                }
+            },
+            onCancel: { self.cancel() },
+            isolation: actor)
+        return try result.get()
+    }
+
+    /// Ends the consumer's side and disposes the subscription (cancellation, dropped iterator).
+    func cancel() {
+        lock.lock()
+        if finished && lifetime == nil && waiting == nil {
+            lock.unlock()
+            return
+        }
+        let continuation = waiting
+        let subscription = lifetime
+        waiting = nil
+        end()
+        lock.unlock()
+        continuation?.resume(returning: .success(nil))
+        subscription?.dispose()
+    }
+}
