@@ -110,7 +110,9 @@ final class BindingReliabilityTests: ResourceCheckedTestCase {
 
         var refusal: CommandError<Never>?
         let second = command.execute(2).subscribe(error: { refusal = $0 })
-        guard case .disabled? = refusal else { return XCTFail("expected .disabled, got \(String(describing: refusal))") }
+        guard case .disabled? = refusal else {
+            return XCTFail("expected .disabled, got \(String(describing: refusal))")
+        }
         XCTAssertTrue(second.isDisposed)
         XCTAssertEqual(started.load(ordering: .relaxed), 1, "the refused execution started no work")
         XCTAssertEqual(executions.nextCount, 1, "no execution signal for the refused one")

@@ -175,7 +175,8 @@ func assertResourcesReturn(
         usleep(1_000)
     }
     let leaked = ResourceCounter.total - start
-    XCTAssertEqual(leaked, 0, "ResourceCounter: \(leaked) Tether object(s) still alive \(message())", file: file, line: line)
+    XCTAssertEqual(
+        leaked, 0, "ResourceCounter: \(leaked) Tether object(s) still alive \(message())", file: file, line: line)
 }
 
 /// Skips a test that reproduces a known bug in the core (which this branch may not change), unless

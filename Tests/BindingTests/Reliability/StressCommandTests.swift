@@ -107,7 +107,9 @@ final class StressCommandTests: ResourceCheckedTestCase {
         XCTAssertEqual(gauge.maximum.load(ordering: .relaxed), 1, "two executions ran at once")
         let ran = gauge.started.load(ordering: .relaxed)
         XCTAssertEqual(ran, 8 * runsPerThread)
-        XCTAssertEqual(ran + disabled.load(ordering: .relaxed), attempts.load(ordering: .relaxed), "each attempt ran or was refused")
+        XCTAssertEqual(
+            ran + disabled.load(ordering: .relaxed), attempts.load(ordering: .relaxed),
+            "each attempt ran or was refused")
         XCTAssertEqual(succeeded.load(ordering: .relaxed) + failed.load(ordering: .relaxed), ran)
         XCTAssertGreaterThan(ran, 0)
         executing.assertWellFormed("executing")

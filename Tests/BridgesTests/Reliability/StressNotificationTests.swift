@@ -11,9 +11,15 @@ private let stressName = Notification.Name("BridgesTests.Reliability.stress")
 final class TrapSender: @unchecked Sendable {
     // An unusual size (344 bytes), so that Tether's own objects do not take a freed sender's memory first.
     var payload = [Int](repeating: 0, count: 0)
-    var padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-                  Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var padding:
+        (
+            Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+            Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int
+        ) =
+            (
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0
+            )
 }
 
 /// Stress: NotificationCenter posts from several threads while bridged observers come and go, and the
@@ -78,7 +84,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
             XCTAssertEqual(bystanders.map(\.nextCount), [1, 1, 1], "round \(round): a bystander was unregistered")
             XCTAssertEqual(raw.load(ordering: .relaxed), 1, "round \(round): a later observer was unregistered")
             center.removeObserver(rawToken)
-            bystanderSubscriptions.forEach { $0.dispose() }
+            for subscription in bystanderSubscriptions { subscription.dispose() }
         }
     }
 
@@ -87,7 +93,8 @@ final class StressNotificationTests: ResourceCheckedTestCase {
         for round in 0..<StressScale.scaled(300) {
             let holder = SenderHolder()
             let monitor = GrammarMonitor<Notification>()
-            let subscription = ReliabilityBox(monitor.subscribe(to: center.signal(for: stressName, object: holder.sender!)))
+            let subscription = ReliabilityBox(
+                monitor.subscribe(to: center.signal(for: stressName, object: holder.sender!)))
             let bystander = GrammarMonitor<Notification>()
             let bystanderSubscription = bystander.subscribe(to: center.signal(for: stressName))
             runThreads(3) { index in

@@ -35,7 +35,7 @@ final class GrammarFuzzTests: XCTestCase {
             guard let seed = Self.parseSeed(text) else { return XCTFail("TETHER_FUZZ_SEED: not a number: \(text)") }
             let outcome = Self.run(seed: seed, verbose: true)
             print("GrammarFuzz seed \(Self.hex(seed)) (model: \(outcome.usedModel)):\n  \(outcome.description)")
-            outcome.log.forEach { print("  " + $0) }
+            for line in outcome.log { print("  " + line) }
             for failure in outcome.failures { XCTFail("seed \(Self.hex(seed)): \(failure)") }
             return
         }
@@ -94,7 +94,8 @@ final class GrammarFuzzTests: XCTestCase {
         outcome.usedModel = generator.forModel
         outcome.description = node.description
         if !generator.hot.isEmpty {
-            outcome.description += " where " + generator.hot.enumerated().map { "hot#\($0)=\($1)" }.joined(separator: ", ")
+            outcome.description +=
+                " where " + generator.hot.enumerated().map { "hot#\($0)=\($1)" }.joined(separator: ", ")
         }
         // Dispose the result at a whole second (never the instant of a model event: those carry lane
         // nanoseconds), in about one case in three.
@@ -147,7 +148,8 @@ final class GrammarFuzzTests: XCTestCase {
             var expected = FuzzModel.events(node, start: .zero)
             if let disposeAt { expected = expected.filter { $0.time < disposeAt } }
             let actual = received.events
-            let same = expected.count == actual.count
+            let same =
+                expected.count == actual.count
                 && zip(expected, actual).allSatisfy { $0.time == $1.time && $0.event == $1.event }
             if !same {
                 fuzz.violation(
@@ -157,7 +159,8 @@ final class GrammarFuzzTests: XCTestCase {
         }
         if verbose {
             outcome.log.append("events: \(FuzzFormat.events(received.events))")
-            outcome.log.append("stage subscriptions: \(fuzz.stages.count), cold subscriptions: \(fuzz.coldSubscriptions)")
+            outcome.log.append(
+                "stage subscriptions: \(fuzz.stages.count), cold subscriptions: \(fuzz.coldSubscriptions)")
         }
         outcome.failures = fuzz.violations
         return outcome

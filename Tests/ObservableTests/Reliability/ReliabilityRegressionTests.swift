@@ -126,7 +126,9 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     /// deadlocks here; Tether must queue A's send and return.
     func assertNoForeignLockDeadlock(
         _ name: String, rounds: Int = 20, file: StaticString = #filePath, line: UInt = #line,
-        build: (_ callback: @escaping @Sendable () -> Void) -> (startB: @Sendable () -> Void, sendA: @Sendable () -> Void)
+        build: (_ callback: @escaping @Sendable () -> Void) -> (
+            startB: @Sendable () -> Void, sendA: @Sendable () -> Void
+        )
     ) {
         for round in 0..<rounds {
             let lock = NSLock()

@@ -78,7 +78,8 @@ final class ResourceLeakTests: ResourceCheckedTestCase {
                 }
                 scheduler.run()
                 XCTAssertEqual(ResourceCounter.total - before, 0, "\(name) after \(valuesSent) values: objects left")
-                XCTAssertNil(capturedWeakly, "\(name) after \(valuesSent) values: the observer's closure is still alive")
+                XCTAssertNil(
+                    capturedWeakly, "\(name) after \(valuesSent) values: the observer's closure is still alive")
             }
         }
     }

@@ -117,7 +117,8 @@ final class StressPropertyTests: ResourceCheckedTestCase {
                 monitor.markDisposed()
                 disposed.add(1, ordering: .relaxed)
                 if record.broken > 0 || monitor.overlaps > 0 || monitor.eventsAfterDispose > 0 || record.first == nil {
-                    problems.add("broken \(record.broken), overlaps \(monitor.overlaps), late \(monitor.eventsAfterDispose)")
+                    problems.add(
+                        "broken \(record.broken), overlaps \(monitor.overlaps), late \(monitor.eventsAfterDispose)")
                 }
             }
         }

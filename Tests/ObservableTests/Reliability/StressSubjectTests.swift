@@ -77,7 +77,8 @@ final class StressSubjectTests: ResourceCheckedTestCase {
                 {
                     problems.add(
                         "churn subscription: overlaps \(monitor.overlaps), after terminal \(monitor.eventsAfterTerminal), "
-                            + "after dispose \(monitor.eventsAfterDispose), gaps \(record.gaps), reordered \(record.reordered)")
+                            + "after dispose \(monitor.eventsAfterDispose), gaps \(record.gaps), reordered \(record.reordered)"
+                    )
                 }
             }
         }
