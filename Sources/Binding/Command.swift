@@ -269,7 +269,7 @@ struct CommandExecution<Output, Failure: Error> {
 /// are made here, under the lock; outputs are sent afterwards, through `CommandOutputs`.
 final class CommandState<Output, Failure: Error>: @unchecked Sendable {
     // Safety: every stored var is only accessed under `lock`.
-    private let lock = SpinLock()
+    private let lock = Lock()
     private let allowsConcurrentExecution: Bool
     private var enabledInput = true
     private var active: [UInt64: CommandExecution<Output, Failure>] = [:]

@@ -43,7 +43,7 @@ public final class ActionRegistry<Sender: AnyObject> {
         }
     }
 
-    private let lock = BridgeLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var entries: [Entry] = []
     private var state = SendState.idle

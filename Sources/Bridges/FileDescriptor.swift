@@ -90,7 +90,7 @@ final class DescriptorReader: Disposable, @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let finished = DispatchSemaphore(value: 0)
-    private let lock = BridgeLock()
+    private let lock = Lock()
     private var disposed = false
     private var exited = false
     private var reader: pthread_t?

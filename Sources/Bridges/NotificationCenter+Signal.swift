@@ -63,7 +63,7 @@ extension NotificationCenter {
                 completed: { scheduler.schedule { observer.sendCompleted() } }
             ) { notification in
                 // Handing the notification to the scheduler's thread is the documented contract above.
-                let box = BridgeUnchecked(notification)
+                let box = UncheckedSendable(notification)
                 scheduler.schedule { observer.send(box.value) }
             }
         }
@@ -176,7 +176,7 @@ final class NotificationObservation: Disposable, @unchecked Sendable {
     /// A flag that can be set once, from any thread.
     final class Flag: @unchecked Sendable {
         // Safety: the only state is the lock-guarded Bool.
-        private let lock = BridgeLock()
+        private let lock = Lock()
         private var value = false
 
         var isSet: Bool { lock.withLock { value } }

@@ -60,7 +60,7 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
     /// ```
     public static func termination(of process: Process) -> Signal {
         // Process is thread-safe for these uses (run, isRunning, terminate, termination status).
-        let handle = BridgeUnchecked(process)
+        let handle = UncheckedSendable(process)
         return Signal { observer in
             let process = handle.value
             let previous = process.terminationHandler
@@ -99,7 +99,7 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
 /// Hands an observer to the one termination handler call, or lets it go when the subscription ends.
 private final class ObserverSlot: @unchecked Sendable {
     // Safety: `observer` is guarded by `lock`.
-    private let lock = BridgeLock()
+    private let lock = Lock()
     private var observer: Observer<ProcessExit, BridgeError>?
 
     init(_ observer: Observer<ProcessExit, BridgeError>) {

@@ -6,7 +6,7 @@ import Observable
 /// value from the other side: those are the echo of its own write, and forwarding them would loop.
 final class ApplyingThreads: @unchecked Sendable {
     // Safety: `threads` is only accessed under `lock`.
-    private let lock = SpinLock()
+    private let lock = Lock()
     private var threads: [UInt] = []
 
     var includesCurrentThread: Bool {

@@ -38,7 +38,7 @@ final class SignalRouter: @unchecked Sendable {
 
     let readEnd: Int32
     let writeEnd: Int32
-    private let lock = BridgeLock()
+    private let lock = Lock()
     private var subscribers: [Int32: [Subscription]] = [:]
     private var installed: [Int32: sigaction] = [:]
     private let source: any DispatchSourceRead

@@ -165,7 +165,7 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
     // Safety: every mutable property is guarded by `lock`.
     private typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
 
-    private let lock = SpinLock()
+    private let lock = Lock()
     private let policy: SignalBufferingPolicy
     /// Buffered values from `head` on (the prefix was consumed; compacted now and then).
     private var buffer: [Value] = []

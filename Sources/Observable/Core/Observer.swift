@@ -21,14 +21,17 @@ import Synchronization
 /// ```
 public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked Sendable {
     // Safety: `sink` and `lifetime` are touched only by the thread that owns `gate`;
-    // `closed` is atomic. This is what makes the unchecked conformance honest.
+    // `closed` and `disposed` are atomic. This is what makes the unchecked conformance honest.
     @usableFromInline enum Op {
         case event(Event<Value, Failure>)
         case release
     }
 
     @usableFromInline let gate = SerialGate<Op>()
+    /// Set by a terminal event or by disposal: later sends are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
+    /// Set by disposal: a callback not yet started is skipped.
+    @usableFromInline let disposed = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
 
@@ -61,20 +64,28 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
     @inlinable
     public func send(event: Event<Value, Failure>) {
         if closed.load(ordering: .relaxed) { return }
-        gate.submit(.event(event)) { self.perform($0) }
+        gate.submit(.event(event), bounded: true) { self.perform($0) }
     }
+
+    /// The subscription's identity in the gate's `current` (the gate serves this one subscription).
+    @inlinable
+    static var callbackID: UInt { 1 }
 
     @inlinable
     func perform(_ op: Op) {
         switch op {
         case .event(let event):
-            guard let sink, !closed.load(ordering: .relaxed) else { return }
+            guard let sink else { return }
             if event.isTerminal {
                 closed.store(true, ordering: .releasing)
-                sink.send(event)
+                gate.enterCallback(Self.callbackID)
+                if !disposed.load(ordering: .sequentiallyConsistent) { sink.send(event) }
+                gate.exitCallback()
                 release()
             } else {
-                sink.send(event)
+                gate.enterCallback(Self.callbackID)
+                if !disposed.load(ordering: .sequentiallyConsistent) { sink.send(event) }
+                gate.exitCallback()
             }
         case .release:
             release()
@@ -91,8 +102,10 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
 
     @inlinable
     func disposeSubscription() {
-        if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        gate.submit(.release) { self.perform($0) }
-        gate.waitForOwner()
+        closed.store(true, ordering: .releasing)
+        if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        // Even after a terminal event: that terminal callback may still be running on another thread.
+        gate.waitForCallback(Self.callbackID)
+        gate.submitUrgent(.release) { self.perform($0) }
     }
 }

@@ -5,6 +5,12 @@ import Synchronization
 /// Adding to a disposed composite disposes the addition at once. `add(_:)` returns a key with
 /// which a finished child is removed again, so long-lived composites do not accumulate children.
 ///
+/// `dispose()` returns after every child has been disposed — also when another thread is disposing the
+/// composite at the same moment: the second call waits (parked) for the first to finish. It returns at
+/// once only where waiting would deadlock: when called from inside the first disposal (a child that
+/// disposes its own composite), or when the first disposer is itself waiting for this thread (say, for a
+/// callback this thread is running, which disposes the composite).
+///
 /// ```swift
 /// let bag = CompositeDisposable()
 /// bag.add(a.subscribe(next: { print($0) }))
@@ -34,10 +40,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    @usableFromInline let lock = SpinLock()
+    @usableFromInline let lock = Lock()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
     @usableFromInline let disposedFlag = Atomic<Bool>(false)
+    /// The thread disposing the children (0: not yet started, or finished).
+    @usableFromInline let disposingThread = Atomic<UInt>(0)
+    /// How many threads wait for `disposingThread` to finish.
+    @usableFromInline let waiters = Atomic<Int>(0)
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
@@ -177,19 +187,22 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         return lock.withLock { (first == nil ? 0 : 1) + rest.count }
     }
 
-    /// Disposes every child (outside the lock), once.
+    /// Disposes every child (outside the lock), once; returns when they all have been disposed.
     ///
     /// ```swift
     /// bag.dispose()
     /// ```
     @inlinable
     public func dispose() {
+        let me = currentThreadID
         lock.lock()
         if disposed {
             lock.unlock()
+            waitForDisposer(me)
             return
         }
         disposed = true
+        disposingThread.store(me, ordering: .relaxed)
         disposedFlag.store(true, ordering: .releasing)
         let head = first
         let tail = rest
@@ -198,5 +211,33 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         lock.unlock()
         head?.child.dispose()
         for entry in tail { entry.child.dispose() }
+        disposingThread.store(0, ordering: .sequentiallyConsistent)
+        if waiters.load(ordering: .sequentiallyConsistent) != 0 {
+            ParkingLot.unparkAll(parkingAddress(of: self))
+        }
+    }
+
+    /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
+    @inlinable
+    func waitForDisposer(_ me: UInt) {
+        let disposer = disposingThread.load(ordering: .sequentiallyConsistent)
+        if disposer == 0 || disposer == me { return }
+        waitForDisposerSlow(disposer)
+    }
+
+    @usableFromInline
+    func waitForDisposerSlow(_ disposer: UInt) {
+        waiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { waiters.wrappingSubtract(1, ordering: .relaxed) }
+        let address = parkingAddress(of: self)
+        guard
+            let wait = WaitGraph.shared.begin(waitingFor: disposer, breakable: true, parkingAddress: address)
+        else { return }
+        defer { WaitGraph.shared.end(wait) }
+        while disposingThread.load(ordering: .sequentiallyConsistent) != 0, !wait.isBroken {
+            ParkingLot.park(on: address) {
+                disposingThread.load(ordering: .relaxed) != 0 && !wait.isBroken
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@
 /// current.inner = search("ab").subscribe(next: show)   // the "a" search is cancelled
 /// ```
 public final class SerialDisposable: Disposable, @unchecked Sendable {
-    @usableFromInline let lock = SpinLock()
+    @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var current: (any Disposable)?
 

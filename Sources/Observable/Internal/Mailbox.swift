@@ -46,15 +46,17 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
-        submit(.input(input)) { self.perform($0) }
+        submit(.input(input), bounded: true) { self.perform($0) }
     }
 
     @inlinable
     package func perform(_ op: Op) {
         switch op {
         case .input(let input):
-            if closed.load(ordering: .relaxed) { return }
-            handler?(input)
+            guard let handler else { return }
+            enterCallback(1)
+            if !closed.load(ordering: .sequentiallyConsistent) { handler(input) }
+            exitCallback()
         case .release:
             handler = nil
         }
@@ -64,9 +66,9 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// releases the handler.
     @inlinable
     package func dispose() {
-        if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        submit(.release) { self.perform($0) }
-        waitForOwner()
+        if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        waitForCallback(1)
+        submitUrgent(.release) { self.perform($0) }
     }
 }
 

@@ -1,52 +1,91 @@
-import Dispatch
 import Synchronization
 
-/// Serializes operations submitted from any number of threads, without holding a lock while they run.
+/// Serializes operations submitted from any number of threads, without holding a lock while they run,
+/// and lets a disposer wait for exactly one subscription's callback.
 ///
-/// The gate has at most one *owner*: the thread currently performing operations. A submission
+/// ## Delivery (guarantees 3 and 4)
 ///
-/// - from the owner itself (a reentrant call from inside an operation) is queued locally and performed
-///   right after the current operation — never nested, never lost (guarantee 4);
-/// - from another thread while the gate is owned is queued and performed by the owner, in order
-///   (guarantee 3); the submitting thread returns at once;
-/// - to an idle gate makes the caller the owner: it performs the operation and drains what was queued.
+/// The gate has at most one *owner*: the thread performing operations. `word` holds the owner's thread
+/// ID and a *pending* bit. A submission
 ///
-/// The uncontended path costs two compare-and-swaps and no allocation. The spin lock only guards the
-/// cross-thread queue and the list of waiters, never the execution of an operation.
+/// - to an idle gate makes the caller the owner (one compare-and-swap): it performs the operation, then
+///   whatever was queued meanwhile, and releases the gate (one more compare-and-swap) — the uncontended
+///   path takes no lock and allocates nothing;
+/// - from the owner itself (a reentrant send from inside a callback) is appended to an owner-only local
+///   queue and performed right after the current operation — never nested, never lost;
+/// - from another thread while the gate is owned is appended, under ``Lock``, to the shared queue, and
+///   sets the pending bit; the sender returns at once. The owner, finding the bit set when it tries to
+///   release, swaps the whole shared queue with its own empty buffer under the lock — an O(1) hand-off
+///   whatever the backlog — and performs that batch outside the lock.
 ///
-/// `waitForOwner()` lets a disposer on another thread block until the owner has finished the
-/// operation in flight (guarantee 2: `dispose()` returns after a running callback has returned).
+/// **Bounded backlog.** A sender that finds ``backlogLimit`` operations already queued waits (parked)
+/// until the owner takes the batch, so memory stays bounded when senders outrun the subscriber: at most
+/// `backlogLimit` operations wait in the queue, plus the batch being performed. Nothing is dropped. Only
+/// senders outside the gate wait — the owner's own reentrant sends never do — and a wait that would close
+/// a cycle of waiting threads (this sender is itself delivering something the owner waits for) is not
+/// started: that send is queued past the bound instead (see ``WaitGraph``).
+///
+/// ## Disposal (guarantee 2)
+///
+/// Every callback into a subscriber runs between ``enterCallback(_:)`` and ``exitCallback()``, which
+/// publish *which* subscription is being called in `current`. A disposer marks its subscription disposed
+/// (the owner checks that flag right after publishing `current`, before calling), then calls
+/// ``waitForCallback(_:)``: it returns at once unless `current` names its own subscription on another
+/// thread, and then parks until that one callback returned. It never waits for another subscriber's
+/// callback, for the rest of a batch, or for a reentrant pump.
+///
+/// Why a disposer can't miss a callback: the owner does `current = id` (sequentially consistent), then
+/// reads the subscription's disposed flag; the disposer sets the flag (sequentially consistent), then
+/// reads `current`. One of them sees the other's write (the store-buffer litmus test), so either the owner
+/// skips the callback or the disposer sees it running. Why a parked disposer is woken: it increments
+/// `disposers` before its final read of `current`; the owner reads `disposers` after every change of
+/// `current` that is followed by a full barrier (the next `enterCallback`, or the release of the gate).
+///
+/// Why disposal can't deadlock: a disposer waits only while `current` names its subscription, i.e. for a
+/// callback of the very subscription it disposes. For the wait to block forever, that callback would have
+/// to wait, directly or through other threads, for the disposer: a chain of Tether waits (backlog waits,
+/// a second disposer of a composite) is detected by ``WaitGraph`` and broken; what remains is user code
+/// in that callback waiting for the disposer — e.g. two callbacks that each dispose the subscription the
+/// other is running in, at the same moment. That cycle is inherent in guarantee 2 and documented.
 @usableFromInline
 package class SerialGate<Op>: @unchecked Sendable {
-    // Bit 0: something is queued remotely or someone waits; the other bits: the owner's thread ID.
+    // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch`, `local` and `localCount` are
+    // touched only by the owner (ownership is handed over through `word` with acquire/release).
+
+    /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
     @usableFromInline package let word = Atomic<UInt>(0)
-    @usableFromInline package let lock = SpinLock()
+    /// The subscription whose callback the owner is running (0: none).
+    @usableFromInline package let current = Atomic<UInt>(0)
+    /// How many disposers wait for a callback to return.
+    @usableFromInline package let disposers = Atomic<Int>(0)
+    /// `remote.count`, readable without the lock (by parked senders).
+    @usableFromInline package let backlog = Atomic<Int>(0)
+    @usableFromInline package let lock = Lock()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) package var remote: [Op] = []
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) package var waiters: [DispatchSemaphore] = []
-    /// Touched only by the owner.
-    @usableFromInline @exclusivity(unchecked) package var local: [Op] = []
-    /// Touched only by the owner: `local.count`, kept apart so the hot path checks it without
-    /// retaining the array.
+    @usableFromInline @exclusivity(unchecked) package var remote: ContiguousArray<Op> = []
+    /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
+    @usableFromInline @exclusivity(unchecked) package var urgent: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package var parkedSenders = 0
+    @usableFromInline @exclusivity(unchecked) package var batch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package var urgentBatch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package var local: ContiguousArray<Op> = []
+    /// `local.count`, kept apart so the hot path checks it without touching the array.
     @usableFromInline @exclusivity(unchecked) package var localCount = 0
-    /// Guarded by `lock`: set when the owner has performed many operations for other threads; the next
-    /// contended submitter then becomes `successor` and takes the gate over, so that no thread is kept
-    /// delivering a flood that another thread produces (the producer ends up delivering its own events).
-    @usableFromInline @exclusivity(unchecked) package var handoffRequested = false
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) package var successor: (thread: UInt, semaphore: DispatchSemaphore)?
 
-    /// Set (under `lock`) when a waiter or a successor arrives, so that an owner working through a long
-    /// batch notices them after the operation in progress instead of after the whole batch.
-    @usableFromInline package let attention = Atomic<Bool>(false)
-
-    /// How many operations an owner performs for other threads before asking for a successor.
-    @usableFromInline package static var handoffThreshold: Int { 256 }
+    /// How many operations may wait in the shared queue before a sender outside the gate waits.
+    @inlinable
+    package static var backlogLimit: Int { 1024 }
 
     @inlinable
     package init() {}
+
+    /// Where senders waiting for the backlog park.
+    @inlinable
+    final var sendersAddress: UInt { parkingAddress(of: self) }
+
+    /// Where disposers waiting for a callback park.
+    @inlinable
+    final var disposersAddress: UInt { parkingAddress(of: self) &+ 1 }
 
     /// Whether the calling thread is currently performing an operation of this gate.
     @inlinable
@@ -54,144 +93,110 @@ package class SerialGate<Op>: @unchecked Sendable {
         word.load(ordering: .relaxed) & ~1 == currentThreadID
     }
 
+    // MARK: Submitting
+
     /// Submits `op`; `perform` runs it (now or later, on whichever thread owns the gate then).
     ///
-    /// `perform` must be the same logic for every submission to one gate.
+    /// `perform` must be the same logic for every submission to one gate. With `bounded`, a sender outside
+    /// the gate waits while the backlog is full (use it for events; not for bookkeeping such as removals).
     @inlinable
-    package final func submit(_ op: Op, perform: (Op) -> Void) {
+    package final func submit(_ op: Op, bounded: Bool = false, perform: (Op) -> Void) {
         let me = currentThreadID
-        let current = word.load(ordering: .relaxed)
-        if current & ~1 == me {
+        let word = self.word.load(ordering: .relaxed)
+        if word & ~1 == me {
             local.append(op)
             localCount &+= 1
             return
         }
-        if current == 0,
-            word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        if word == 0,
+            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
         {
             perform(op)
-            if localCount == 0,
-                word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged
-            {
-                return
-            }
-            drainAndRelease(me, perform: perform)
+            release(me, perform: perform)
             return
         }
-        submitContended(op, me: me, perform: perform)
+        submitContended(op, me: me, bounded: bounded, perform: perform)
     }
 
+    /// Submits, in lock order, the operation that `makeOperation` returns: it runs under the lock at the
+    /// moment the operation takes its place in the gate's order (to update state that must agree with the
+    /// delivery order, such as a current value; `nil`: submit nothing), and reentrant submissions queue
+    /// behind what other threads queued before them.
+    ///
+    /// A gate uses either this or ``submit(_:bounded:perform:)`` for all its operations, not both.
     @inlinable
-    package final func drainLocal(perform: (Op) -> Void) {
-        if localCount == 0 { return }
-        var index = 0
-        while index < localCount {
-            let op = local[index]
-            index += 1
-            perform(op)
-        }
-        localCount = 0
-        local.removeAll(keepingCapacity: local.capacity <= 64)
-    }
-
-    @inlinable
-    package final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
-        var performedForOthers = 0
-        while true {
-            drainLocal(perform: perform)
-            if word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
-                return
-            }
-            // The pending bit is set: remote work, waiters or a successor.
-            lock.lock()
-            let wake = waiters
-            waiters.removeAll()
-            if let next = successor {
-                // Hand the gate over: the successor drains the queue (its own operation included).
-                successor = nil
-                handoffRequested = false
-                word.store(next.thread | 1, ordering: .releasing)
-                lock.unlock()
-                for semaphore in wake { semaphore.signal() }
-                next.semaphore.signal()
-                return
-            }
-            if remote.isEmpty {
-                handoffRequested = false
-                word.store(0, ordering: .releasing)
-                lock.unlock()
-                for semaphore in wake { semaphore.signal() }
-                return
-            }
-            let batch = remote
-            remote.removeAll()
-            if performedForOthers + batch.count > Self.handoffThreshold { handoffRequested = true }
-            word.store(me, ordering: .releasing)
-            lock.unlock()
-            for semaphore in wake { semaphore.signal() }
-            var index = 0
-            while index < batch.count {
-                perform(batch[index])
-                index += 1
-                performedForOthers += 1
-                drainLocal(perform: perform)
-                if attention.load(ordering: .relaxed) {
-                    // A disposer waits for the operation in flight, or a successor wants the gate.
-                    lock.lock()
-                    attention.store(false, ordering: .relaxed)
-                    let waiting = waiters
-                    waiters.removeAll()
-                    if let next = successor {
-                        successor = nil
-                        handoffRequested = false
-                        if index < batch.count { remote.insert(contentsOf: batch[index...], at: 0) }
-                        word.store(next.thread | 1, ordering: .releasing)
-                        lock.unlock()
-                        for semaphore in waiting { semaphore.signal() }
-                        next.semaphore.signal()
-                        return
-                    }
-                    lock.unlock()
-                    for semaphore in waiting { semaphore.signal() }
-                }
-            }
-        }
-    }
-
-    @inlinable
-    package final func submitContended(_ op: Op, me: UInt, perform: (Op) -> Void) {
+    package final func submitInOrder(
+        bounded: Bool = false, _ makeOperation: () -> Op?, perform: (Op) -> Void
+    ) {
+        let me = currentThreadID
         lock.lock()
+        if bounded { waitWhileBacklogFull(me) }
+        guard let op = makeOperation() else {
+            lock.unlock()
+            return
+        }
+        let word = self.word.load(ordering: .relaxed)
+        if word == 0,
+            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        {
+            lock.unlock()
+            perform(op)
+            release(me, perform: perform)
+            return
+        }
         remote.append(op)
+        backlog.store(remote.count, ordering: .relaxed)
+        if word & ~1 == me {
+            // Reentrant: queued behind earlier submissions; performed by this thread's drain loop.
+            self.word.store(me | 1, ordering: .relaxed)
+            lock.unlock()
+            return
+        }
         let acquired = markPendingOrAcquire(me)
-        var semaphore: DispatchSemaphore?
-        if !acquired && handoffRequested && successor == nil {
-            let waiting = DispatchSemaphore(value: 0)
-            successor = (me, waiting)
-            semaphore = waiting
-            attention.store(true, ordering: .relaxed)
-        }
         lock.unlock()
-        if acquired {
-            drainAndRelease(me, perform: perform)
-        } else if let semaphore {
-            // Wait briefly for the owner to hand over. If it does not come (its callback may be waiting
-            // for this very thread), withdraw: the operation stays queued for the owner.
-            if semaphore.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
-                lock.lock()
-                let withdrawn = successor?.semaphore === semaphore
-                if withdrawn { successor = nil }
-                lock.unlock()
-                if withdrawn { return }
-                semaphore.wait()
-            }
-            drainAndRelease(me, perform: perform)
-        }
+        if acquired { release(me, perform: perform) }
     }
 
-    /// Called with `lock` held. Either flags pending work for the current owner, or, if the gate
-    /// became idle, takes ownership (with the pending bit set, so the queue gets drained).
+    /// Submits bookkeeping that must never wait (a removal): like ``submit(_:bounded:perform:)``, but
+    /// when queued for another thread's drain it goes outside the bounded backlog and runs before it.
     @inlinable
-    package final func markPendingOrAcquire(_ me: UInt) -> Bool {
+    package final func submitUrgent(_ op: Op, perform: (Op) -> Void) {
+        let me = currentThreadID
+        let word = self.word.load(ordering: .relaxed)
+        if word & ~1 == me {
+            local.append(op)
+            localCount &+= 1
+            return
+        }
+        if word == 0,
+            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        {
+            perform(op)
+            release(me, perform: perform)
+            return
+        }
+        lock.lock()
+        urgent.append(op)
+        let acquired = markPendingOrAcquire(me)
+        lock.unlock()
+        if acquired { release(me, perform: perform) }
+    }
+
+    @usableFromInline
+    final func submitContended(_ op: Op, me: UInt, bounded: Bool, perform: (Op) -> Void) {
+        lock.lock()
+        if bounded { waitWhileBacklogFull(me) }
+        remote.append(op)
+        backlog.store(remote.count, ordering: .relaxed)
+        let acquired = markPendingOrAcquire(me)
+        lock.unlock()
+        if acquired { release(me, perform: perform) }
+    }
+
+    /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle,
+    /// takes ownership (with the pending bit set, so the queue gets drained).
+    @inlinable
+    final func markPendingOrAcquire(_ me: UInt) -> Bool {
         var current = word.load(ordering: .relaxed)
         while true {
             if current == 0 {
@@ -210,39 +215,137 @@ package class SerialGate<Op>: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the operation running on another thread (if any) has returned.
-    ///
-    /// Returns at once when the gate is idle or owned by the calling thread.
+    /// Called with `lock` held (and returns with it held): while the queue is full and another thread owns
+    /// the gate, parks until the owner takes the batch. Gives up (queueing past the bound) when waiting
+    /// would close a cycle of waiting threads.
+    @usableFromInline
+    final func waitWhileBacklogFull(_ me: UInt) {
+        while remote.count >= Self.backlogLimit {
+            let owner = word.load(ordering: .relaxed) & ~1
+            if owner == 0 || owner == me { return }
+            guard
+                let wait = WaitGraph.shared.begin(
+                    waitingFor: owner, breakable: true, parkingAddress: sendersAddress)
+            else { return }
+            parkedSenders += 1
+            lock.unlock()
+            ParkingLot.park(on: sendersAddress) {
+                backlog.load(ordering: .relaxed) >= Self.backlogLimit && !wait.isBroken
+                    && word.load(ordering: .relaxed) & ~1 != 0
+            }
+            WaitGraph.shared.end(wait)
+            lock.lock()
+            parkedSenders -= 1
+            if wait.isBroken { return }
+        }
+    }
+
+    // MARK: Draining
+
+    /// Gives the gate up after an operation, performing first what was queued meanwhile.
     @inlinable
-    package final func waitForOwner() {
-        let me = currentThreadID
-        let current = word.load(ordering: .acquiring)
-        if current & ~1 == 0 || current & ~1 == me { return }
-        let semaphore = DispatchSemaphore(value: 0)
-        lock.lock()
-        var observed = word.load(ordering: .relaxed)
-        var mustWait = false
+    final func release(_ me: UInt, perform: (Op) -> Void) {
+        if localCount == 0,
+            word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
+        {
+            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+            return
+        }
+        drainAndRelease(me, perform: perform)
+    }
+
+    @inlinable
+    final func drainLocal(perform: (Op) -> Void) {
+        if localCount == 0 { return }
+        var index = 0
+        while index < localCount {
+            let op = local[index]
+            index += 1
+            perform(op)
+        }
+        localCount = 0
+        local.removeAll(keepingCapacity: local.capacity <= 256)
+    }
+
+    @inlinable
+    final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
         while true {
-            if observed & ~1 == 0 { break }
-            if observed & 1 == 1 {
-                mustWait = true
-                break
+            drainLocal(perform: perform)
+            if word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged {
+                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                return
             }
-            let (exchanged, original) = word.compareExchange(
-                expected: observed, desired: observed | 1, ordering: .relaxed)
-            if exchanged {
-                mustWait = true
-                break
+            // The pending bit is set: take what other threads queued, in one swap.
+            lock.lock()
+            swap(&remote, &batch)
+            if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
+            backlog.store(0, ordering: .relaxed)
+            let sendersWait = parkedSenders != 0
+            word.store(me, ordering: .releasing)
+            lock.unlock()
+            if sendersWait { ParkingLot.unparkAll(sendersAddress) }
+            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+            if !urgentBatch.isEmpty {
+                for op in urgentBatch { perform(op) }
+                urgentBatch.removeAll(keepingCapacity: urgentBatch.capacity <= 256)
             }
-            observed = original
+            var index = 0
+            let count = batch.count
+            while index < count {
+                perform(batch[index])
+                index += 1
+                drainLocal(perform: perform)
+            }
+            batch.removeAll(keepingCapacity: batch.capacity <= 4096)
         }
-        if mustWait {
-            waiters.append(semaphore)
-            attention.store(true, ordering: .relaxed)
+    }
+
+    // MARK: Callbacks and disposal
+
+    /// Publishes that the owner is about to call subscription `id`'s callback.
+    ///
+    /// The caller then checks that subscription's disposed flag with a sequentially consistent load, and
+    /// calls only if it is clear.
+    @inlinable
+    package final func enterCallback(_ id: UInt) {
+        current.store(id, ordering: .sequentiallyConsistent)
+        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+    }
+
+    /// Publishes that the owner is no longer in a callback.
+    @inlinable
+    package final func exitCallback() {
+        current.store(0, ordering: .releasing)
+    }
+
+    @usableFromInline
+    final func wakeDisposers() {
+        ParkingLot.unparkAll(disposersAddress)
+    }
+
+    /// Returns once no callback of subscription `id` runs on another thread.
+    ///
+    /// Call it after marking the subscription disposed with a sequentially consistent store. Returns at
+    /// once when called from the owner thread (from inside a callback), when the gate is idle, or when the
+    /// owner is calling another subscription.
+    @inlinable
+    package final func waitForCallback(_ id: UInt) {
+        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
+        if owner == 0 || owner == currentThreadID { return }
+        if current.load(ordering: .sequentiallyConsistent) != id { return }
+        waitForCallbackSlow(id)
+    }
+
+    @usableFromInline
+    final func waitForCallbackSlow(_ id: UInt) {
+        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
+        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
+        guard owner != 0, current.load(ordering: .sequentiallyConsistent) == id else { return }
+        let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)
+        defer { if let wait { WaitGraph.shared.end(wait) } }
+        while current.load(ordering: .acquiring) == id {
+            ParkingLot.park(on: disposersAddress) { current.load(ordering: .relaxed) == id }
         }
-        lock.unlock()
-        if mustWait { semaphore.wait() }
-        // Synchronize with the owner's release so its writes are visible.
-        _ = word.load(ordering: .acquiring)
     }
 }

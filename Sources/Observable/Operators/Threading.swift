@@ -88,7 +88,7 @@ extension SignalConvertible where Value: Sendable {
 final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Disposable, @unchecked Sendable {
     // Safety: the mutable state is guarded by `lock`, which is never held while anything runs;
     // `scheduler` and `mailbox` are Sendable.
-    @usableFromInline let lock = SpinLock()
+    @usableFromInline let lock = Lock()
     @usableFromInline let scheduler: S
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)

@@ -39,7 +39,7 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
     let keyPath: KeyPath<Root, Value>
     let wantsPrior: Bool
     var lastValue: Value?
-    let lock = SpinLock()
+    let lock = Lock()
     var dependencies: [ObjectIdentifier: any Disposable] = [:]
     var lifetimeObserver: (any Disposable)?
     var closed = false

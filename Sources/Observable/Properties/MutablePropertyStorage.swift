@@ -1,28 +1,29 @@
-import Dispatch
 import Synchronization
 
-/// The thread-safe state behind ``MutableProperty``: the value, the subscribers, and the queue that
+/// The thread-safe state behind ``MutableProperty``: the value, the subscribers, and the ordered gate that
 /// delivers changes in the order they were made.
 ///
-/// Every operation — a set, a new subscriber, a removal, the end — takes the spin lock only to update
-/// the value and to append itself to `queue` (or, if nobody is delivering, to become the *drainer*).
-/// The drainer runs the operations in lock order, outside the lock, so:
+/// Every operation — a set, a new subscriber, a removal, the end — goes through the gate in lock order
+/// (``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``), and the value changes under the gate's
+/// lock at the moment the set takes its place in that order. So:
 ///
 /// - changes reach every subscriber in the order the sets happened, and the last value delivered is the
 ///   current value;
 /// - a subscriber's initial value is read under the lock at its position in that order: it never
 ///   receives a set that happened before its initial value, and receives every set after it;
 /// - a set from inside a subscriber (reentrancy) or from another thread while one is delivering is
-///   queued and delivered by the drainer after the current operation (the setter returns at once; the
-///   value itself is already stored);
-/// - disposing from another thread while the drainer delivers waits until the operation in progress has
-///   returned (guarantee 2); nothing reaches the subscriber afterwards.
+///   queued and delivered by the delivering thread after the current operation (the setter returns at
+///   once; the value itself is already stored);
+/// - disposing from another thread waits only for a callback of that subscription in flight
+///   (guarantee 2); nothing reaches the subscriber afterwards.
 ///
-/// An uncontended set costs two lock acquisitions and the calls; it allocates nothing.
+/// `modify` runs the caller's closure on a copy, outside the lock: readers are never blocked by it, other
+/// writers wait (parked) until it has stored its result.
 @usableFromInline
-final class MutablePropertyStorage<Value>: @unchecked Sendable {
-    // Safety: `value`, `queue`, `drainer`, `waiters` and `finished` are guarded by `lock`;
-    // `entries` is touched only by the drainer (ownership is handed over under `lock`).
+final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Value>.Operation>,
+    @unchecked Sendable
+{
+    // Safety: `value` and `finished` are guarded by `lock`; `entries` is touched only by the gate's owner.
     @usableFromInline enum Operation {
         case set(Value)
         case add(MutablePropertyEntry<Value>, initial: Value)
@@ -30,21 +31,21 @@ final class MutablePropertyStorage<Value>: @unchecked Sendable {
         case finish
     }
 
-    @usableFromInline let lock = SpinLock()
     @usableFromInline @exclusivity(unchecked) var value: Value
-    @usableFromInline @exclusivity(unchecked) var queue: [Operation] = []
-    /// The thread delivering (`currentThreadID`), or 0.
-    @usableFromInline @exclusivity(unchecked) var drainer: UInt = 0
-    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     @usableFromInline @exclusivity(unchecked) var finished = false
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MutablePropertyEntry<Value>> = []
-    /// The thread running a `modify` closure, or 0 (to diagnose reentrant access instead of deadlocking).
+    /// The thread running a `modify` closure, or 0: other writers wait while it is set.
     @usableFromInline let modifier = Atomic<UInt>(0)
 
     @usableFromInline
     init(_ value: Value) {
         self.value = value
+        super.init()
     }
+
+    /// Where writers waiting for a `modify` to finish park.
+    @inlinable
+    var writersAddress: UInt { parkingAddress(of: self) &+ 2 }
 
     @inlinable
     func checkNotModifying(_ me: UInt) {
@@ -68,11 +69,14 @@ final class MutablePropertyStorage<Value>: @unchecked Sendable {
     func set(_ newValue: Value) {
         let me = currentThreadID
         checkNotModifying(me)
-        lock.lock()
-        // The old value is released after the lock (its deinit is user code).
-        let oldValue = value
-        value = newValue
-        publish(newValue, me: me)
+        if modifier.load(ordering: .acquiring) != 0 { waitForModify() }
+        var oldValue: Value?
+        submitInOrder(bounded: true) {
+            // The old value is released after the lock (its deinit is user code).
+            oldValue = value
+            value = newValue
+            return .set(newValue)
+        } perform: { self.perform($0) }
         withExtendedLifetime(oldValue) {}
     }
 
@@ -81,70 +85,44 @@ final class MutablePropertyStorage<Value>: @unchecked Sendable {
         let me = currentThreadID
         checkNotModifying(me)
         lock.lock()
-        modifier.store(me, ordering: .relaxed)
-        defer {
-            modifier.store(0, ordering: .relaxed)
-            publish(value, me: me)
-        }
-        return try action(&value)
-    }
-
-    /// Called with `lock` held, after `value` became `newValue`: delivers it, or queues it behind the
-    /// operation being delivered. Releases the lock.
-    @inlinable
-    func publish(_ newValue: Value, me: UInt) {
-        if drainer != 0 {
-            queue.append(.set(newValue))
+        while !modifier.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
             lock.unlock()
-            return
-        }
-        drainer = me
-        lock.unlock()
-        deliver(newValue)
-        drain()
-    }
-
-    @inlinable
-    func deliver(_ newValue: Value) {
-        for entry in entries where !entry.disposed.load(ordering: .relaxed) {
-            entry.sink.send(.next(newValue))
-        }
-    }
-
-    /// Runs what was queued meanwhile, then gives up the drainer role.
-    @inlinable
-    func drain() {
-        while true {
+            waitForModify()
             lock.lock()
-            if queue.isEmpty && waiters.isEmpty {
-                drainer = 0
-                lock.unlock()
-                return
-            }
-            drainSlow()
         }
+        var copy = value
+        lock.unlock()
+        defer {
+            var oldValue: Value?
+            submitInOrder(bounded: true) {
+                oldValue = value
+                value = copy
+                modifier.store(0, ordering: .releasing)
+                return .set(copy)
+            } perform: { self.perform($0) }
+            ParkingLot.unparkAll(writersAddress)
+            withExtendedLifetime(oldValue) {}
+        }
+        return try action(&copy)
     }
 
-    /// Called with `lock` held: takes the queued operations and the waiters, runs the operations.
+    /// Parks until no `modify` is in progress.
     @usableFromInline
-    func drainSlow() {
-        var batch: [Operation] = []
-        swap(&batch, &queue)
-        var wake: [DispatchSemaphore] = []
-        swap(&wake, &waiters)
-        lock.unlock()
-        for semaphore in wake { semaphore.signal() }
-        for operation in batch { perform(operation) }
+    func waitForModify() {
+        while modifier.load(ordering: .acquiring) != 0 {
+            ParkingLot.park(on: writersAddress) { modifier.load(ordering: .relaxed) != 0 }
+        }
     }
 
     @usableFromInline
     func perform(_ operation: Operation) {
         switch operation {
         case .set(let newValue):
-            deliver(newValue)
+            for entry in entries { call(entry, .next(newValue)) }
+            exitCallback()
         case .add(let entry, let initial):
-            if entry.disposed.load(ordering: .relaxed) { return }
-            entry.sink.send(.next(initial))
+            call(entry, .next(initial))
+            exitCallback()
             if entry.disposed.load(ordering: .relaxed) { return }
             entries.append(entry)
         case .remove(let entry):
@@ -154,63 +132,51 @@ final class MutablePropertyStorage<Value>: @unchecked Sendable {
         case .finish:
             let all = entries
             entries = []
-            for entry in all where !entry.disposed.load(ordering: .relaxed) {
-                entry.sink.send(.completed)
-                entry.lifetime.dispose()
-            }
+            for entry in all { call(entry, .completed) }
+            exitCallback()
+            for entry in all { entry.lifetime.dispose() }
         }
     }
 
-    /// Runs `operation` now (becoming the drainer) or queues it; returns whether it ran here.
-    @usableFromInline
-    func submit(_ operation: Operation, waitIfDelivering: Bool) {
-        let me = currentThreadID
-        if drainer == 0 {
-            drainer = me
-            lock.unlock()
-            perform(operation)
-            drain()
-            return
-        }
-        queue.append(operation)
-        if drainer == me || !waitIfDelivering {
-            lock.unlock()
-            return
-        }
-        let semaphore = DispatchSemaphore(value: 0)
-        waiters.append(semaphore)
-        lock.unlock()
-        semaphore.wait()
+    @inlinable
+    func call(_ entry: MutablePropertyEntry<Value>, _ event: Event<Value, Never>) {
+        enterCallback(entry.id)
+        if !entry.disposed.load(ordering: .sequentiallyConsistent) { entry.sink.send(event) }
     }
 
     /// A new subscriber: its initial value is the value now; it hears every set after this point.
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
-        lock.lock()
-        let current = value
-        if finished {
-            lock.unlock()
-            entry.sink.send(.next(current))
+        var initial: Value?
+        submitInOrder {
+            if finished {
+                initial = value
+                return nil
+            }
+            return .add(entry, initial: value)
+        } perform: { self.perform($0) }
+        if let initial {
+            // The property is gone: the initial value, then completion.
+            entry.sink.send(.next(initial))
             entry.sink.send(.completed)
             entry.lifetime.dispose()
-            return
         }
-        submit(.add(entry, initial: current), waitIfDelivering: false)
     }
 
-    /// A subscriber disposed (any thread): returns once no delivery to it can be in progress.
+    /// A subscriber disposed (any thread): returns once no callback to it can be in progress.
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
-        lock.lock()
-        submit(.remove(entry), waitIfDelivering: true)
+        waitForCallback(entry.id)
+        submitInOrder({ .remove(entry) }) { self.perform($0) }
     }
 
     /// The property deinitialized: subscribers complete.
     @usableFromInline
     func finish() {
-        lock.lock()
-        finished = true
-        submit(.finish, waitIfDelivering: false)
+        submitInOrder {
+            finished = true
+            return .finish
+        } perform: { self.perform($0) }
     }
 }
 
@@ -229,11 +195,15 @@ final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
         self.storage = storage
     }
 
+    /// This entry's identity in the gate's `current`.
+    @inlinable
+    var id: UInt { parkingAddress(of: self) }
+
     @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     @usableFromInline
     func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         storage.remove(self)
     }
 }

@@ -62,7 +62,7 @@ enum ObjectLifetime {
 
     private final class Cache: @unchecked Sendable {
         // Safety: `fields` is only accessed under `lock`.
-        let lock = SpinLock()
+        let lock = Lock()
         var fields: [ObjectIdentifier: Field] = [:]
     }
 

@@ -71,7 +71,7 @@ final class FrameworkObservation<Root: AnyObject & Observation.Observable, Value
 
     weak var root: Root?
     let keyPath: KeyPath<Root, Value>
-    let lock = SpinLock()
+    let lock = Lock()
     var generation = 0
     var closed = false
     var mailbox: Mailbox<Input>?

@@ -124,7 +124,7 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
 /// The handler and the set of warnings already printed.
 private final class WarningStore: @unchecked Sendable {
     // Safety: both variables are only accessed under `lock`.
-    let lock = SpinLock()
+    let lock = Lock()
     var handler: @Sendable (ObservationWarning) -> Void = ObservationWarning.printOnce
     var printed: Set<ObservationWarning> = []
 }

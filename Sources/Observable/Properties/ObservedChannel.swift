@@ -54,17 +54,21 @@ protocol ObservedChannelProtocol: AnyObject {
 /// reentrancy queue are plain variables touched only there. Disposal may happen on any thread; it is the
 /// only cross-thread operation and it never touches the list:
 ///
-/// - a delivery publishes its thread in `activeDelivery` with a sequentially consistent store, then
-///   checks each observer's `disposed` flag before calling it;
-/// - a disposer sets `disposed` (sequentially consistent), then waits while a delivery it saw in
-///   `activeDelivery` is still running on another thread. Either the delivery saw the flag and skipped
-///   the observer, or the disposer saw the delivery and waited for it: nothing reaches an observer after
-///   `dispose()` returns (guarantee 2). Disposing from inside a delivery on the same thread returns at once;
+/// - a delivery publishes its thread in `activeDelivery`, and before each callback the observer it is
+///   about to call in `current`, each with a sequentially consistent store, then checks that observer's
+///   `disposed` flag before calling it;
+/// - a disposer sets `disposed` (sequentially consistent), then — only if `current` names its own
+///   observer on another thread — parks until that callback returned. Either the delivery saw the flag
+///   and skipped the observer, or the disposer saw its observer in `current` and waited for it: nothing
+///   reaches an observer after `dispose()` returns (guarantee 2), and a disposer never waits for another
+///   observer's callback (so it can't deadlock on a lock that callback needs). Disposing from inside a
+///   delivery on the same thread returns at once;
 /// - the disposer then releases the observer's closures (a disposer inside a delivery of this channel
 ///   defers that to the end of the delivery, since the closure may be running) and flags the channel;
 ///   the owner drops released observers from its list at its next delivery or subscription.
 ///
-/// Cost of a set with observers: one atomic exchange, one relaxed load per observer, the calls. The
+/// Cost of a set with observers: two atomic exchanges (start and end of the delivery), one more per
+/// observer after the first, the calls. The
 /// hot path does no reference counting: the list holds its entries and entries hold their handlers with
 /// manual (`Unmanaged`) ownership, which the rules above keep alive while they are used. Owner-only
 /// state is marked `@exclusivity(unchecked)`: it is confined to the owner by the same rules.
@@ -90,6 +94,10 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     @usableFromInline let activeDelivery = Atomic<UInt>(0)
     /// Set by a disposer once an observer may be dropped from the list.
     @usableFromInline let needsCompaction = Atomic<Bool>(false)
+    /// The observer whose callback the owner is running (its entry's address), or 0.
+    @usableFromInline let current = Atomic<UInt>(0)
+    /// How many disposers are parked waiting for `current` to move on.
+    @usableFromInline let disposers = Atomic<Int>(0)
 
     @usableFromInline
     init() {}
@@ -108,6 +116,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
             pending.append(.willSet)
             return
         }
+        if needsCompaction.load(ordering: .relaxed) { compact() }
         beginDelivery()
         deliverWillSet()
         if !pending.isEmpty { drainPending() }
@@ -121,46 +130,78 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
             pending.append(.didSet(value))
             return
         }
-        if first == nil { return }
+        if needsCompaction.load(ordering: .relaxed) { compact() }
+        guard let first else { return }
+        // Published with a relaxed store: beginDelivery's sequentially consistent store orders it.
+        current.store(Self.id(of: first), ordering: .relaxed)
         beginDelivery()
-        deliver(value)
+        first._withUnsafeGuaranteedRef { $0.receive(value) }
+        if !rest.isEmpty { deliverToRest(value) }
         if !pending.isEmpty { drainPending() }
         endDelivery()
+    }
+
+    @inlinable
+    static func id(of entry: Unmanaged<ObservedEntry<Value>>) -> UInt {
+        UInt(bitPattern: entry.toOpaque())
     }
 
     @inlinable
     func beginDelivery() {
         isDelivering = true
         epoch &+= 1
-        // Sequentially consistent: disposers must see this store before we read their flags.
+        // Sequentially consistent: disposers must see this store (and `current`) before we read their
+        // flags.
         activeDelivery.store(currentThreadID | (epoch & 1), ordering: .sequentiallyConsistent)
-        if needsCompaction.load(ordering: .relaxed) { compact() }
     }
 
     @inlinable
     func endDelivery() {
         if !deferredReleases.isEmpty { releaseDeferred() }
-        activeDelivery.store(0, ordering: .releasing)
+        current.store(0, ordering: .relaxed)
+        activeDelivery.store(0, ordering: .sequentiallyConsistent)
         isDelivering = false
+        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+    }
+
+    /// Publishes that the owner is about to call `entry` (see ``SerialGate/enterCallback(_:)``: the same
+    /// hand-shake, so a disposer waits only for its own observer's callback).
+    @inlinable
+    func enter(_ entry: Unmanaged<ObservedEntry<Value>>) {
+        current.store(Self.id(of: entry), ordering: .sequentiallyConsistent)
+        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+    }
+
+    @usableFromInline
+    func wakeDisposers() {
+        ParkingLot.unparkAll(parkingAddress(of: self))
     }
 
     @inlinable
     func deliver(_ value: Value) {
-        first?._withUnsafeGuaranteedRef { $0.receive(value) }
+        if let first {
+            enter(first)
+            first._withUnsafeGuaranteedRef { $0.receive(value) }
+        }
         if !rest.isEmpty { deliverToRest(value) }
     }
 
     @usableFromInline
     func deliverToRest(_ value: Value) {
         for entry in rest {
+            enter(entry)
             entry._withUnsafeGuaranteedRef { $0.receive(value) }
         }
     }
 
     @usableFromInline
     func deliverWillSet() {
-        first?._withUnsafeGuaranteedRef { $0.receiveWillSet() }
+        if let first {
+            enter(first)
+            first._withUnsafeGuaranteedRef { $0.receiveWillSet() }
+        }
         for entry in rest {
+            enter(entry)
             entry._withUnsafeGuaranteedRef { $0.receiveWillSet() }
         }
     }
@@ -213,12 +254,15 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
             return
         }
         if isDelivering {
+            current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
             entry.receive(initial)
             pending.append(.add(entry))
             return
         }
+        if needsCompaction.load(ordering: .relaxed) { compact() }
         beginDelivery()
         append(entry)
+        current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
         entry.receive(initial)
         if !pending.isEmpty { drainPending() }
         endDelivery()
@@ -272,26 +316,35 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         rest = []
         pending = []
         willSetCount = 0
-        for entry in all { entry.finish() }
+        for entry in all {
+            current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+            entry.finish()
+        }
         endDelivery()
     }
 
     // MARK: Disposer side (any thread)
 
-    /// Returns once no delivery that might still call a disposed observer is running on another
-    /// thread. Returns `true` when the calling thread itself is delivering on this channel.
+    /// Returns once no callback of `entry` is running on another thread (it waits for nothing else).
+    /// Returns `true` when the calling thread itself is delivering on this channel.
     @usableFromInline
-    func waitForDelivery() -> Bool {
+    func waitForCallback(of entry: ObservedEntry<Value>) -> Bool {
         let observed = activeDelivery.load(ordering: .sequentiallyConsistent)
         if observed == 0 { return false }
         if observed & ~1 == currentThreadID { return true }
-        var spins = 0
-        while activeDelivery.load(ordering: .acquiring) == observed {
-            spins += 1
-            if spins > 1_000 {
-                usleep(50)
-            } else if spins > 16 {
-                sched_yield()
+        let id = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+        if current.load(ordering: .sequentiallyConsistent) != id { return false }
+        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { disposers.wrappingSubtract(1, ordering: .relaxed) }
+        let owner = observed & ~1
+        let wait = WaitGraph.shared.begin(
+            waitingFor: owner, breakable: false, parkingAddress: parkingAddress(of: self))
+        defer { if let wait { WaitGraph.shared.end(wait) } }
+        while activeDelivery.load(ordering: .sequentiallyConsistent) == observed,
+            current.load(ordering: .sequentiallyConsistent) == id
+        {
+            ParkingLot.park(on: parkingAddress(of: self)) {
+                activeDelivery.load(ordering: .relaxed) == observed && current.load(ordering: .relaxed) == id
             }
         }
         return false
@@ -397,7 +450,7 @@ final class ObservedEntry<Value>: Disposable, @unchecked Sendable {
     @usableFromInline
     func dispose() {
         let alreadyDisposed = disposed.exchange(true, ordering: .sequentiallyConsistent)
-        let insideDelivery = channel.waitForDelivery()
+        let insideDelivery = channel.waitForCallback(of: self)
         if alreadyDisposed { return }
         if insideDelivery {
             // A handler of this channel may be on the stack: release when the delivery ends.

@@ -23,7 +23,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let cancel: AnyDisposable
     }
 
-    private let lock = SpinLock()
+    private let lock = Lock()
     private var clock: Duration
     private var sequence: UInt64 = 0
     private var queue: [Item] = []

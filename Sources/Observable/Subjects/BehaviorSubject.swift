@@ -17,26 +17,26 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     deinit {
         core.shutdown()
     }
-    @usableFromInline let latest: LatestValue<Value>
-
     /// Creates a behavior subject holding `value`.
     ///
     /// ```swift
     /// let enabled = BehaviorSubject<Bool, Never>(value: false)
     /// ```
     public init(value: Value) {
-        let latest = LatestValue(value)
-        self.latest = latest
-        core = SubjectCore(capacity: 1, initial: [value], onValue: { latest.set($0) })
+        core = SubjectCore(capacity: 1, initial: [value], ordered: true)
     }
 
     /// The latest value sent (or the initial one). Thread-safe.
+    ///
+    /// A value becomes current when `send` takes its place in the subject's order — even if its delivery
+    /// is still queued behind another thread's delivery, or behind the callback that sent it — so a read
+    /// right after `send` returns sees that value or a later one.
     ///
     /// ```swift
     /// if enabled.value { … }
     /// ```
     public var value: Value {
-        latest.get()
+        core.latestValue
     }
 
     /// Sends `event` to every current subscriber; a value becomes the current value.
@@ -56,27 +56,4 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// ```
     @inlinable
     public var signal: Signal<Value, Failure> { core.signal }
-}
-
-/// A value behind a lock, readable from any thread.
-@usableFromInline
-final class LatestValue<Value>: @unchecked Sendable {
-    // Safety: `value` is only accessed under `lock`.
-    @usableFromInline let lock = SpinLock()
-    @usableFromInline @exclusivity(unchecked) var value: Value
-
-    @inlinable
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    @inlinable
-    func get() -> Value {
-        lock.withLock { value }
-    }
-
-    @inlinable
-    func set(_ newValue: Value) {
-        lock.withLock { value = newValue }
-    }
 }

@@ -5,7 +5,12 @@ import Synchronization
 /// Every operation — a send, a new subscriber, a removal — goes through one ``SerialGate``, so the
 /// subscriber list and the replay buffer are only ever touched by the gate's owner and no lock is
 /// held while observers run. A send delivers to a snapshot of the subscribers; per subscriber it costs
-/// one relaxed atomic load (the disposed flag) and the call.
+/// publishing the subscriber in the gate's `current` (one atomic exchange), a load of its disposed flag
+/// and the call — which is what lets `dispose()` wait for that subscriber's callback alone.
+///
+/// A ``BehaviorSubject`` core is *ordered*: every operation is submitted in lock order and a sent value
+/// becomes `latest` at that moment, so `value` reads the latest value sent, even while the send is still
+/// queued behind a delivery in progress.
 @usableFromInline
 final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Failure>>, @unchecked Sendable {
     // Safety: `entries`, `buffer` and `terminal` are touched only by the gate's owner.
@@ -19,15 +24,46 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline let capacity: Int
     @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
     @usableFromInline let terminated = Atomic<Bool>(false)
-    /// Called (by the owner) after a value entered the buffer; `BehaviorSubject` mirrors it.
-    @usableFromInline let onValue: (@Sendable (Value) -> Void)?
+    /// Whether every operation goes through ``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``
+    /// (``BehaviorSubject``), keeping ``latest`` in step with the order of delivery.
+    @usableFromInline let isOrdered: Bool
+    /// The latest value sent, for an ordered core. Guarded by the gate's `lock`.
+    @usableFromInline @exclusivity(unchecked) var latest: Value?
 
     @inlinable
-    init(capacity: Int, initial: [Value] = [], onValue: (@Sendable (Value) -> Void)? = nil) {
+    init(capacity: Int, initial: [Value] = [], ordered: Bool = false) {
         self.capacity = capacity
         self.buffer = initial
-        self.onValue = onValue
+        self.isOrdered = ordered
+        self.latest = initial.last
         super.init()
+    }
+
+    /// Submits `op` the way this core's operations go (see ``isOrdered``); `bounded` for events and new
+    /// subscribers (they wait while the backlog is full), not for bookkeeping.
+    @inlinable
+    func enqueue(_ op: Op, bounded: Bool = false) {
+        if isOrdered {
+            submitInOrder(bounded: bounded, { self.noteOrdered(op) }) { self.perform($0) }
+        } else {
+            submit(op, bounded: bounded) { self.perform($0) }
+        }
+    }
+
+    /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest`.
+    @inlinable
+    func noteOrdered(_ op: Op) -> Op {
+        if case .event(.next(let value)) = op { latest = value }
+        return op
+    }
+
+    /// The latest value sent (an ordered core only).
+    @inlinable
+    var latestValue: Value {
+        lock.lock()
+        let value = latest!
+        lock.unlock()
+        return value
     }
 
     /// Set by `shutdown()`: the public subject is gone, so nothing can be sent any more.
@@ -39,13 +75,13 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func shutdown() {
         terminated.store(true, ordering: .releasing)
-        submit(.shutdown) { self.perform($0) }
+        enqueue(.shutdown)
     }
 
     @inlinable
     func send(_ event: Event<Value, Failure>) {
         if terminated.load(ordering: .relaxed) { return }
-        submit(.event(event)) { self.perform($0) }
+        enqueue(.event(event), bounded: true)
     }
 
     @inlinable
@@ -55,17 +91,28 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // A closure made here, in the subscriber's (specialized) code, so that disposing runs
             // specialized code too.
             lifetime.add { self.remove(entry) }
-            self.submit(.add(entry)) { self.perform($0) }
+            self.enqueue(.add(entry), bounded: true)
         })
     }
 
-    /// Removes `entry` (its subscription was disposed); returns after a delivery to it running on
-    /// another thread has returned.
+    /// Removes `entry` (its subscription was disposed); returns after a callback to it running on
+    /// another thread has returned — and waits for nothing else.
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
-        if entry.disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        submit(.remove(entry)) { self.perform($0) }
-        waitForOwner()
+        if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        waitForCallback(entry.id)
+        if isOrdered {
+            enqueue(.remove(entry))
+        } else {
+            submitUrgent(.remove(entry)) { self.perform($0) }
+        }
+    }
+
+    /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/enterCallback(_:)``).
+    @inlinable
+    func call(_ entry: SubjectEntry<Value, Failure>, _ event: Event<Value, Failure>) {
+        enterCallback(entry.id)
+        if !entry.disposed.load(ordering: .sequentiallyConsistent) { entry.sink.send(event) }
     }
 
     @inlinable
@@ -95,17 +142,15 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .next(let value):
             if capacity > 0 { record(value) }
             let snapshot = entries
-            for entry in snapshot where !entry.disposed.load(ordering: .relaxed) {
-                entry.sink.send(event)
-            }
+            for entry in snapshot { call(entry, event) }
+            exitCallback()
         case .error, .completed:
             terminal = event
             terminated.store(true, ordering: .releasing)
             let snapshot = entries
             entries = []
-            for entry in snapshot where !entry.disposed.load(ordering: .relaxed) {
-                entry.sink.send(event)
-            }
+            for entry in snapshot { call(entry, event) }
+            exitCallback()
             for entry in snapshot { entry.finish() }
         }
     }
@@ -120,7 +165,6 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
                 bufferStart = 0
             }
         }
-        onValue?(value)
     }
 
     @inlinable
@@ -131,13 +175,14 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             var index = bufferStart
             let end = buffer.count
             while index < end {
-                if entry.disposed.load(ordering: .relaxed) { return }
-                entry.sink.send(.next(buffer[index]))
+                call(entry, .next(buffer[index]))
                 index += 1
             }
+            exitCallback()
         }
         if let terminal {
-            if !entry.disposed.load(ordering: .relaxed) { entry.sink.send(terminal) }
+            call(entry, terminal)
+            exitCallback()
             entry.finish()
             return
         }
@@ -168,6 +213,10 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline let disposed = Atomic<Bool>(false)
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
+    /// This entry's identity in the gate's `current`.
+    @inlinable
+    var id: UInt { parkingAddress(of: self) }
+
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.sink = sink
@@ -177,7 +226,7 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     /// Called by the owner after the terminal event: ends the whole subscription.
     @inlinable
     func finish() {
-        disposed.store(true, ordering: .releasing)
+        disposed.store(true, ordering: .sequentiallyConsistent)
         lifetime.dispose()
     }
 }

@@ -170,7 +170,7 @@ extension SignalConvertible {
 /// recorder ends the subscription.
 final class RecorderStorage<Value, Failure: Error>: @unchecked Sendable {
     // Safety: `recorded` is only accessed under `lock`; `clock` is immutable and Sendable.
-    private let lock = SpinLock()
+    private let lock = Lock()
     private var recorded: [TimedEvent<Value, Failure>] = []
     private let clock: (any Scheduler)?
 

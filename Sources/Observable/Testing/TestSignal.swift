@@ -75,7 +75,7 @@ public struct TestSubscription: Hashable, Sendable, CustomStringConvertible {
 
 final class SubscriptionLog: @unchecked Sendable {
     // Safety: `entries` is only accessed under `lock`.
-    private let lock = SpinLock()
+    private let lock = Lock()
     private var entries: [TestSubscription] = []
 
     func subscribed(at time: Duration) -> Int {

@@ -1,0 +1,93 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The package's one lock: a word that parks waiting threads (through ``ParkingLot``) instead of spinning.
+///
+/// Uncontended, locking is one compare-and-swap and unlocking one exchange, with no allocation: a lock
+/// is 4 bytes inside its owner. A contended `lock()` retries a few times, then parks in the kernel, and
+/// `unlock()` wakes one parked thread — so a lock stays cheap when threads outnumber cores. It is built
+/// on an `Atomic` compiled in this module, so Thread Sanitizer sees its acquire/release edges (it does
+/// not see the futex inside `Synchronization.Mutex` on Linux; see LINUX-NOTES.md).
+///
+/// States: 0 unlocked, 1 locked, 2 locked with (possibly) parked waiters.
+///
+/// Rules: hold it only around a few loads and stores of Tether's own state — never while user code
+/// runs, never recursively. It must live in an object (its address is its identity while parked).
+@usableFromInline
+package struct Lock: ~Copyable, @unchecked Sendable {
+    // Safety: all state is one atomic word.
+    @usableFromInline
+    package let state = Atomic<UInt32>(0)
+
+    @inlinable
+    package init() {}
+
+    @inlinable
+    package func lock() {
+        if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            return
+        }
+        lockSlow()
+    }
+
+    /// Takes the lock if it is free; never waits.
+    @inlinable
+    package func tryLock() -> Bool {
+        state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    @usableFromInline
+    package func lockSlow() {
+        // A short bounded retry: most critical sections here are a few stores long.
+        for _ in 0..<16 {
+            if state.load(ordering: .relaxed) == 0,
+                state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+            {
+                return
+            }
+        }
+        // Taking it with state 2 makes the eventual unlock wake the next parked thread.
+        while state.exchange(2, ordering: .acquiring) != 0 {
+            ParkingLot.park(on: address) { state.load(ordering: .relaxed) == 2 }
+        }
+    }
+
+    @inlinable
+    package func unlock() {
+        if state.exchange(0, ordering: .releasing) == 2 {
+            unlockSlow()
+        }
+    }
+
+    @usableFromInline
+    package func unlockSlow() {
+        ParkingLot.unparkOne(address)
+    }
+
+    @usableFromInline
+    var address: UInt {
+        withUnsafePointer(to: self) { UInt(bitPattern: $0) }
+    }
+
+    @inlinable
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A number that identifies the calling thread, never zero, with its lowest bit clear.
+@inlinable
+package var currentThreadID: UInt {
+    // pthread_t is the address of the thread's control block on Linux: shifting by one keeps it
+    // unique and frees bit 0 for flags.
+    UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) &<< 1
+}
