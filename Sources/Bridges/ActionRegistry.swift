@@ -46,13 +46,9 @@ public final class ActionRegistry<Sender: AnyObject> {
     private let lock = Lock()
     // Guarded by `lock`.
     private var entries: [Entry] = []
-    private var state = SendState.idle
+    /// Serializes sends: one runs at a time; others (reentrant or from other threads) queue behind it.
+    private let sends = SerialGate<(sender: Sender, events: ControlEvents)>()
     private let enabledSubject = BehaviorSubject<Bool, Never>(value: true)
-
-    private enum SendState {
-        case idle
-        case sending(queue: [(sender: Sender, events: ControlEvents)])
-    }
 
     /// Creates an empty registry, enabled.
     ///
@@ -74,8 +70,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// Whether sends deliver anything. A disabled control does not fire: while `false`,
     /// ``sendActions(for:from:)`` drops what it is given. `Command` bindings drive this property.
     ///
-    /// A set from inside an observer of ``enabled`` (or while another thread delivers a change) takes
-    /// effect once that delivery returns, as with any subject.
+    /// A set takes effect at once — also from inside an observer of ``enabled``, or while another
+    /// thread delivers a change (its observers hear of it after that delivery).
     ///
     /// ```swift
     /// button.actions.isEnabled = false
@@ -144,35 +140,13 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```
     public func sendActions(for events: ControlEvents, from sender: Sender) {
         guard isEnabled else { return }
-        let proceed = lock.withLock { () -> Bool in
-            switch state {
-            case .idle:
-                state = .sending(queue: [])
-                return true
-            case .sending(var queue):
-                queue.append((sender, events))
-                state = .sending(queue: queue)
-                return false
-            }
-        }
-        guard proceed else { return }
-        var current = (sender: sender, events: events)
-        while true {
-            let targets = lock.withLock { entries.filter { !$0.events.isDisjoint(with: current.events) } }
-            for entry in targets where !entry.removed.load(ordering: .acquiring) {
-                entry.action(current.sender, entry.events.intersection(current.events))
-            }
-            let next = lock.withLock { () -> (sender: Sender, events: ControlEvents)? in
-                guard case .sending(var queue) = state, !queue.isEmpty else {
-                    state = .idle
-                    return nil
-                }
-                let first = queue.removeFirst()
-                state = .sending(queue: queue)
-                return first
-            }
-            guard let next else { return }
-            current = next
+        sends.submit((sender, events), bounded: true) { send in self.deliver(send.sender, send.events) }
+    }
+
+    private func deliver(_ sender: Sender, _ events: ControlEvents) {
+        let targets = lock.withLock { entries.filter { !$0.events.isDisjoint(with: events) } }
+        for entry in targets where !entry.removed.load(ordering: .acquiring) {
+            entry.action(sender, entry.events.intersection(events))
         }
     }
 

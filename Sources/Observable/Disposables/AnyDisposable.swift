@@ -55,7 +55,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 
 /// A disposable that is already disposed; returned where there is nothing to cancel.
 @usableFromInline
-final class DisposedDisposable: Disposable, @unchecked Sendable {
+final class DisposedDisposable: Disposable {
     @usableFromInline static let shared = DisposedDisposable()
     @usableFromInline var isDisposed: Bool { true }
     @usableFromInline func dispose() {}

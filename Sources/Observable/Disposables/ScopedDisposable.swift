@@ -10,7 +10,7 @@
 ///     }
 /// }   // the subscription ends when the view model is released
 /// ```
-public final class ScopedDisposable: Disposable, @unchecked Sendable {
+public final class ScopedDisposable: Disposable {
     /// The disposable that is disposed with this object.
     public let inner: any Disposable
 

@@ -59,6 +59,12 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// Releases the lock, waking one parked waiter if there is one.
+    ///
+    /// An exchange, not a plain release store, for two reasons: it tells whether a waiter parked, and it
+    /// keeps the optimizer from sinking the retain of a reference read under the lock below the unlock.
+    /// With a plain store it did exactly that (seen in `SerialDisposable.inner`'s getter: the retain ran
+    /// after the unlock, racing with a setter that released the old value — a use-after-free).
     @inlinable
     package func unlock() {
         if state.exchange(0, ordering: .releasing) == 2 {

@@ -9,9 +9,7 @@
 /// name.send("Bob")                      // Bob
 /// name.value                            // "Bob"
 /// ```
-public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, ObserverProtocol,
-    @unchecked Sendable
-{
+public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, ObserverProtocol {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
     deinit {
@@ -57,3 +55,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     @inlinable
     public var signal: Signal<Value, Failure> { core.signal }
 }
+
+// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
+// when they are Sendable. Failures are `Error`, which is `Sendable`.
+extension BehaviorSubject: @unchecked Sendable where Value: Sendable {}

@@ -10,9 +10,7 @@
 /// log.send("a"); log.send("b"); log.send("c")
 /// log.subscribe(next: { print($0) })   // b, c
 /// ```
-public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, ObserverProtocol,
-    @unchecked Sendable
-{
+public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, ObserverProtocol {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
     deinit {
@@ -48,3 +46,7 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
     @inlinable
     public var signal: Signal<Value, Failure> { core.signal }
 }
+
+// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
+// when they are Sendable. Failures are `Error`, which is `Sendable`.
+extension ReplaySubject: @unchecked Sendable where Value: Sendable {}

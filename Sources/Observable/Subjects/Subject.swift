@@ -2,7 +2,9 @@
 ///
 /// Sending is thread-safe: sends from several threads are serialized, and a send from inside one of
 /// the subject's own observers is queued and delivered after the current event — so a contended or
-/// reentrant `send` may return before its value is delivered. Subscribers see only what is sent after
+/// reentrant `send` may return before its value is delivered. When 1,024 values already wait, a sender on
+/// another thread waits (parked) for the delivering thread to take them: the backlog stays bounded and
+/// nothing is dropped (<doc:ThreadingAndLifetimes>). Subscribers see only what is sent after
 /// they subscribe. After a terminal event, further sends are ignored and a late subscriber receives
 /// that terminal event at once (RAC's `RACSubject` would leave it silently waiting).
 ///
@@ -12,7 +14,7 @@
 /// clicks.send(1)          // click 1
 /// clicks.sendCompleted()
 /// ```
-public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverProtocol, @unchecked Sendable {
+public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverProtocol {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
     deinit {
@@ -46,3 +48,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     @inlinable
     public var signal: Signal<Value, Failure> { core.signal }
 }
+
+// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
+// when they are Sendable. Failures are `Error`, which is `Sendable`.
+extension Subject: @unchecked Sendable where Value: Sendable {}

@@ -235,16 +235,17 @@ extension TestScheduler {
         _ diagram: MarbleDiagram<Value, Failure>, frame: Duration
     ) -> TestSignal<Value, Failure> {
         let subject = Subject<Value, Failure>()
+        // The subject and its events are handed to the thread that advances the scheduler; tests own both.
+        let target = UncheckedSendable(subject)
         for (number, event) in diagram.events {
             if number < 0 {
                 subject.send(event: event)
             } else {
-                // The event is handed to the thread that advances the scheduler; tests own both.
                 let boxed = UncheckedSendable(event)
-                schedule(after: frame * number) { subject.send(event: boxed.value) }
+                schedule(after: frame * number) { target.value.send(event: boxed.value) }
             }
         }
-        return TestSignal(subject.signal, keepingAlive: subject, scheduler: self)
+        return TestSignal(subject.signal, keepingAlive: target, scheduler: self)
     }
 
     private func makeCold<Value, Failure: Error>(
