@@ -69,14 +69,20 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     func set(_ newValue: Value) {
         let me = currentThreadID
         checkNotModifying(me)
-        if modifier.load(ordering: .acquiring) != 0 { waitForModify() }
         var oldValue: Value?
-        submitInOrder(bounded: true) {
-            // The old value is released after the lock (its deinit is user code).
-            oldValue = value
-            value = newValue
-            return .set(newValue)
-        } perform: { self.perform($0) }
+        var modifying = false
+        repeat {
+            if modifier.load(ordering: .acquiring) != 0 { waitForModify() }
+            submitInOrder(bounded: true) {
+                // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
+                modifying = modifier.load(ordering: .relaxed) != 0
+                if modifying { return nil }
+                // The old value is released after the lock (its deinit is user code).
+                oldValue = value
+                value = newValue
+                return .set(newValue)
+            } perform: { self.perform($0) }
+        } while modifying
         withExtendedLifetime(oldValue) {}
     }
 
