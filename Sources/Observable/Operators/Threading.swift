@@ -2,10 +2,11 @@ extension SignalConvertible where Value: Sendable {
     /// Delivers every event on `scheduler`, in the order it was sent (RAC's `deliverOn:`).
     ///
     /// The subscription itself, and any side effects of the source, stay where they were; only the
-    /// delivery to what follows moves. Events that arrive while a delivery is already pending on the
-    /// scheduler join it, so a burst costs one scheduled action and keeps its order. Disposal is
-    /// immediate: once `dispose()` returns, nothing more is delivered, and the pending delivery is
-    /// cancelled. Requires `Value: Sendable`, since values cross threads.
+    /// delivery to what follows moves. As in RAC, each event is scheduled on its own, when it is sent: so
+    /// events keep their order, also across different signals delivered on the same scheduler (what one
+    /// signal sends before another arrives before it). Disposal is immediate: once `dispose()` returns,
+    /// nothing more is delivered, and the pending deliveries are cancelled. Requires `Value: Sendable`,
+    /// since values cross threads.
     ///
     /// ```swift
     /// let results = Subject<[String], Never>()
@@ -81,9 +82,10 @@ extension SignalConvertible where Value: Sendable {
 
 /// The buffer between a source and the scheduler for ``SignalConvertible/deliver(on:)``.
 ///
-/// Events are appended under a lock; the first one of a burst schedules a drain, which hands the
-/// batch to the mailbox (that gates delivery against disposal) and reschedules itself while more
-/// arrived, so one delivery runs at a time, in order, and the scheduler's other work is not starved.
+/// Each event is appended under the lock and schedules one action, which takes the oldest event and
+/// hands it to the mailbox (that gates delivery against disposal). One action per event, scheduled when
+/// the event is sent, is what keeps the order of events across signals that deliver on the same
+/// scheduler (RAC 2.5's `deliverOn:` schedules each event). Disposal cancels what is still scheduled.
 @usableFromInline
 final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Disposable, @unchecked Sendable {
     // Safety: the mutable state is guarded by `lock`, which is never held while anything runs;
@@ -92,14 +94,12 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
     @usableFromInline let scheduler: S
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    /// Guarded by `lock`: events waiting for the next drain.
+    /// Guarded by `lock`: events not yet handed over, oldest at `head`.
     @usableFromInline var buffer: [Event<Value, Failure>?] = []
-    /// Guarded by `lock`: a drain is scheduled or running.
-    @usableFromInline var draining = false
-    /// Guarded by `lock`: numbers each scheduling, so a late store never replaces a newer one.
-    @usableFromInline var ticket: UInt64 = 0
-    /// Guarded by `lock`: the scheduled drain, cancelled on disposal.
-    @usableFromInline var scheduled: (any Disposable)?
+    @usableFromInline var head = 0
+    /// Guarded by `lock`: the scheduled actions not yet run (cancelled on disposal), by the event's number.
+    @usableFromInline var scheduled: [UInt64: any Disposable] = [:]
+    @usableFromInline var nextNumber: UInt64 = 0
     /// Guarded by `lock`.
     @usableFromInline var disposed = false
 
@@ -119,55 +119,44 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
             return
         }
         buffer.append(event)
-        if draining {
-            lock.unlock()
-            return
-        }
-        draining = true
+        let number = nextNumber
+        nextNumber &+= 1
         lock.unlock()
-        scheduleDrain()
-    }
-
-    @inlinable
-    func scheduleDrain() {
-        lock.lock()
-        ticket &+= 1
-        let mine = ticket
-        lock.unlock()
-        let work = scheduler.schedule { self.drain() }
+        let work = scheduler.schedule { self.deliverOne(number) }
         lock.lock()
         if disposed {
             lock.unlock()
             work.dispose()
             return
         }
-        // Keep it only if it is still the latest scheduling and has not finished the burst already.
-        if ticket == mine && draining { scheduled = work }
+        // Not yet run (an immediate scheduler has run it already): keep it for cancellation.
+        if !work.isDisposed && number >= deliveredCount { scheduled[number] = work }
         lock.unlock()
     }
 
+    /// How many events were handed over (guarded by `lock`).
+    @usableFromInline var deliveredCount: UInt64 = 0
+
     @inlinable
-    func drain() {
+    func deliverOne(_ number: UInt64) {
         lock.lock()
-        if disposed {
+        if disposed || head == buffer.count {
             lock.unlock()
             return
         }
-        let batch = buffer
-        buffer.removeAll(keepingCapacity: true)
-        scheduled = nil
-        lock.unlock()
-        for event in batch {
-            mailbox.post(event)
-        }
-        lock.lock()
-        if buffer.isEmpty || disposed {
-            draining = false
-            lock.unlock()
-            return
+        let event = buffer[head]
+        head += 1
+        deliveredCount &+= 1
+        scheduled[number] = nil
+        if head == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64)
+            head = 0
+        } else if head > 64 && head * 2 > buffer.count {
+            buffer.removeFirst(head)
+            head = 0
         }
         lock.unlock()
-        scheduleDrain()
+        mailbox.post(event)
     }
 
     @usableFromInline
@@ -179,9 +168,10 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
         }
         disposed = true
         buffer = []
+        head = 0
         let work = scheduled
-        scheduled = nil
+        scheduled = [:]
         lock.unlock()
-        work?.dispose()
+        for item in work.values { item.dispose() }
     }
 }

@@ -33,17 +33,48 @@ final class DeliverOnTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.entries, [.next(1, at: 0), .error(TestError(6), at: 0)])
     }
 
-    func testABurstCostsOneScheduledAction() {
-        expectLiveSubscriptions("work is left on a TestScheduler released with the test")
+    func testEachEventIsScheduledWhenItIsSentAsRACsDeliverOnDoes() {
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
         let log = VirtualTimeLog<Int, Never>(scheduler)
-        subject.deliver(on: scheduler).record(into: log)
+        let subscription = subject.deliver(on: scheduler).record(into: log)
         for value in 0..<100 { subject.send(value) }
-        XCTAssertEqual(scheduler.pendingCount, 1)
+        XCTAssertEqual(scheduler.pendingCount, 100)
         scheduler.advance()
         XCTAssertEqual(log.values, Array(0..<100))
         XCTAssertEqual(scheduler.pendingCount, 0)
+        subscription.dispose()
+    }
+
+    /// RAC 2.5 (issue 15, item 4): two signals delivering on one scheduler keep the order in which their
+    /// events were sent: `first` (b), `second` (a), `third` (b).
+    func testDeliverOnKeepsTheOrderOfEventsAcrossSignalsDeliveredOnTheSameScheduler() {
+        let scheduler = TestScheduler()
+        let a = Subject<String, Never>()
+        let b = Subject<String, Never>()
+        var received: [String] = []
+        let first = a.deliver(on: scheduler).subscribe(next: { received.append($0) })
+        let second = b.deliver(on: scheduler).subscribe(next: { received.append($0) })
+        b.send("first")
+        a.send("second")
+        b.send("third")
+        scheduler.advance()
+        XCTAssertEqual(received, ["first", "second", "third"])
+        first.dispose()
+        second.dispose()
+    }
+
+    func testDisposingCancelsEveryScheduledDelivery() {
+        let scheduler = TestScheduler()
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        let subscription = subject.deliver(on: scheduler).subscribe(next: { received.append($0) })
+        for value in 0..<10 { subject.send(value) }
+        XCTAssertEqual(scheduler.pendingCount, 10)
+        subscription.dispose()
+        XCTAssertEqual(scheduler.pendingCount, 0)
+        scheduler.advance()
+        XCTAssertEqual(received, [])
     }
 
     func testSynchronousSourceIsDeliveredAfterItsOwnSubscriptionEnded() {
