@@ -19,7 +19,9 @@ import Synchronization
 ///     return nil
 /// }
 /// ```
-public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked Sendable {
+public final class Observer<Value, Failure: Error>: ObserverProtocol, SubscriptionCollecting,
+    @unchecked Sendable
+{
     // Safety: `sink` and `lifetime` are touched only by the thread that owns `gate`;
     // `closed` and `disposed` are atomic. This is what makes the unchecked conformance honest.
     @usableFromInline enum Op {
@@ -34,18 +36,28 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, @unchecked
     @usableFromInline let disposed = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
+    /// The subscription this observer feeds (kept for `collect` and `deinit`; `lifetime` is released early).
+    @usableFromInline let subscription: CompositeDisposable
 
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.sink = sink
         self.lifetime = lifetime
+        self.subscription = lifetime
         // Weak: a recipe that drops its observer ends the subscription (see deinit).
         lifetime.add { [weak self] in self?.disposeSubscription() }
     }
 
     deinit {
-        // Nobody can send any more: end the subscription and free what it holds.
-        lifetime?.dispose()
+        // Nobody can send any more: end the subscription and free what it holds — unless its subscriber
+        // is held elsewhere (a subject, a kept observer), which then decides when it ends (RAC 2.5).
+        if !subscription.subscriberHeldElsewhere { lifetime?.dispose() }
+    }
+
+    /// Subscriptions made with this observer (`inner.subscribe(observer)`) end with its own.
+    @usableFromInline
+    func collect(_ subscription: CompositeDisposable) {
+        self.subscription.add(subscription)
     }
 
     /// Whether this observer stopped accepting events: it sent a terminal event, or its subscription

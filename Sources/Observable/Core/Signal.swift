@@ -135,12 +135,19 @@ extension Signal {
 
     /// A signal that never sends anything (RAC's `+never`). Its subscriptions hold nothing.
     ///
+    /// As in RAC 2.5, nothing can ever be sent to its subscriber, so a subscription with a closure
+    /// subscriber ends quietly at once (no event; it frees what it holds) and a `never` input does not keep
+    /// an operator alive: `merge(a, .never)` ends when `a` goes away. A subscriber held elsewhere (a subject
+    /// subscribed as an observer) keeps its subscription until it terminates, as for any recipe.
+    ///
     /// ```swift
     /// let nothing = Signal<Int, Never>.never
     /// ```
     @inlinable
     public static var never: Signal {
-        Signal(unsafeStart: { _, _ in })
+        Signal(unsafeStart: { _, lifetime in
+            if !lifetime.subscriberHeldElsewhere { lifetime.dispose() }
+        })
     }
 
     /// A signal that builds a new signal for each subscription (RAC's `+defer:`).

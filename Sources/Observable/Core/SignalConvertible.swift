@@ -42,6 +42,20 @@ public protocol ObserverProtocol<Value, Failure>: AnyObject {
     func send(event: Event<Value, Failure>)
 }
 
+/// A subscriber that collects the subscriptions made with it (RAC's `didSubscribeWithDisposable:`):
+/// ``Observer`` and the subjects.
+///
+/// Such a subscriber is held by someone else (the recipe or the caller keeps an observer; the caller
+/// keeps a subject), so a subscription made with it lives as long as the subscriber does: it ends on its
+/// own terminal event, on `dispose()`, or when the subscriber terminates or goes away — and a
+/// subscription made with a subscriber that has already terminated is disposed at once.
+@usableFromInline
+protocol SubscriptionCollecting: AnyObject {
+    /// Takes `subscription` into the subscriber's own lifetime (or disposes it at once if the subscriber
+    /// has terminated).
+    func collect(_ subscription: CompositeDisposable)
+}
+
 extension ObserverProtocol {
     /// Sends a value (RAC's `sendNext:`).
     ///

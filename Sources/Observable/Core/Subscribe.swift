@@ -39,6 +39,12 @@ extension SignalConvertible {
     /// Starts a subscription whose events are forwarded to `observer` — an ``Observer`` of another
     /// signal's recipe, or a subject.
     ///
+    /// As in RAC 2.5, the subscriber collects the subscription: it lives as long as that observer or
+    /// subject does — even if the recipe drops its own ``Observer`` — until its terminal event, until it
+    /// is disposed, or until the subscriber terminates, which disposes every subscription made with it. A
+    /// subscription made with a subscriber that has already terminated is disposed at once. With an
+    /// ``Observer`` of another recipe, disposing that outer subscription disposes this one too.
+    ///
     /// ```swift
     /// let relay = Signal<Int, Never> { observer in
     ///     source.subscribe(observer)
@@ -48,7 +54,15 @@ extension SignalConvertible {
     @inlinable
     public func subscribe<O: ObserverProtocol>(_ observer: O) -> any Disposable
     where O.Value == Value, O.Failure == Failure {
-        let lifetime = CompositeDisposable()
+        guard let collector = observer as? any SubscriptionCollecting else {
+            let lifetime = CompositeDisposable()
+            signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
+            return lifetime
+        }
+        let lifetime = CompositeDisposable(subscriberHeldElsewhere: true)
+        // A terminated subscriber disposes it at once; the recipe still runs (as in RAC 2.5), its
+        // cleanup runs at once, and nothing it sends arrives.
+        collector.collect(lifetime)
         signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
         return lifetime
     }

@@ -44,6 +44,10 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
     @usableFromInline let disposedFlag = Atomic<Bool>(false)
+    /// Whether this is (part of) a subscription whose subscriber someone else holds — a subject or an
+    /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
+    /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
+    @usableFromInline package let subscriberHeldElsewhere: Bool
     /// The thread disposing the children (0: not yet started, or finished).
     @usableFromInline let disposingThread = Atomic<UInt>(0)
     /// How many threads wait for `disposingThread` to finish.
@@ -62,7 +66,23 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// let bag = CompositeDisposable()
     /// ```
     @inlinable
-    public init() {}
+    public init() {
+        subscriberHeldElsewhere = false
+    }
+
+    /// Creates the lifetime of a subscription whose subscriber is held elsewhere (see
+    /// ``subscriberHeldElsewhere``), or a part of a subscription: `CompositeDisposable(partOf: lifetime)`.
+    @inlinable
+    package init(subscriberHeldElsewhere: Bool) {
+        self.subscriberHeldElsewhere = subscriberHeldElsewhere
+    }
+
+    /// Creates a lifetime for a part of the subscription whose lifetime is `parent` (an operator's input, an
+    /// inner subscription): it inherits how the subscription ends. The caller adds it to `parent`.
+    @inlinable
+    package convenience init(partOf parent: CompositeDisposable) {
+        self.init(subscriberHeldElsewhere: parent.subscriberHeldElsewhere)
+    }
 
     /// Creates a composite holding `disposables`.
     ///
@@ -70,6 +90,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// let bag = CompositeDisposable([d1, d2])
     /// ```
     public init(_ disposables: [any Disposable]) {
+        subscriberHeldElsewhere = false
         for disposable in disposables { add(disposable) }
     }
 

@@ -37,7 +37,7 @@ extension Signal {
         sink: Sink<Value, Failure>,
         gone: @escaping @Sendable () -> Void
     ) -> Bool {
-        let child = CompositeDisposable()
+        let child = CompositeDisposable(partOf: lifetime)
         guard let key = lifetime.add(child) else { return false }
         child.add(
             AnyDisposable { [weak lifetime] in

@@ -17,7 +17,7 @@ extension SignalConvertible {
         let second = other.signal
         return Signal(unsafeStart: { sink, lifetime in
             // The first signal runs in a child: its completion disposes only the child.
-            let child = CompositeDisposable()
+            let child = CompositeDisposable(partOf: lifetime)
             guard let key = lifetime.add(child) else { return }
             first.start(
                 Sink { event in
@@ -53,7 +53,7 @@ extension SignalConvertible {
     ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
         let first = signal
         return Signal(unsafeStart: { sink, lifetime in
-            let child = CompositeDisposable()
+            let child = CompositeDisposable(partOf: lifetime)
             guard let key = lifetime.add(child) else { return }
             first.start(
                 Sink { event in

@@ -63,7 +63,7 @@ extension SignalConvertible where Value: Sendable {
             lifetime.add(timer)
             // The source's completion must reach the handler even while a timer delivery runs on another
             // thread: the source gets a lifetime of its own.
-            let source = CompositeDisposable()
+            let source = CompositeDisposable(partOf: lifetime)
             lifetime.add(source)
             // After a terminal event this arrives too late to matter (the subscription has ended).
             source.add { mailbox.post(.sourceGone) }

@@ -17,7 +17,7 @@ extension SignalConvertible {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             // The source gets its own child lifetime: it ends before the replacement starts.
-            let child = CompositeDisposable()
+            let child = CompositeDisposable(partOf: lifetime)
             guard let key = lifetime.add(child) else { return }
             upstream.start(
                 Sink { event in
@@ -74,7 +74,7 @@ extension SignalConvertible {
             var retriesLeft = maximumRetries
             let loop = RetryLoop()
             func subscribeOnce() {
-                let child = CompositeDisposable()
+                let child = CompositeDisposable(partOf: lifetime)
                 guard let key = lifetime.add(child) else { return }
                 upstream.start(
                     Sink { event in

@@ -252,7 +252,7 @@ extension SignalConvertible {
                 sink.send(event)
                 if event.isTerminal { lifetime.dispose() }
             }
-            let triggerLifetime = CompositeDisposable()
+            let triggerLifetime = CompositeDisposable(partOf: lifetime)
             guard let triggerKey = lifetime.add(triggerLifetime) else { return }
             triggerSignal.start(
                 Sink { event in

@@ -68,7 +68,7 @@ extension SignalConvertible {
             let coordinator = FlattenCoordinator<Value, Inner>(
                 strategy: strategy, sink: sink, lifetime: lifetime, transform: transform)
             let mailbox = coordinator.mailbox
-            let outerLifetime = CompositeDisposable()
+            let outerLifetime = CompositeDisposable(partOf: lifetime)
             guard let outerKey = lifetime.add(outerLifetime) else { return }
             // The outer source's subscription ended; without a terminal event (e.g. its subject was
             // released), the live inners finish and the subscription then ends quietly.
@@ -386,7 +386,7 @@ final class FlattenCoordinator<OuterValue, Inner: SignalConvertible>: Disposable
         if mailbox.closed.load(ordering: .relaxed) { return }
         let id = nextID
         nextID &+= 1
-        let child = CompositeDisposable()
+        let child = CompositeDisposable(partOf: lifetime)
         switch strategy {
         case .merge:
             active[id] = child

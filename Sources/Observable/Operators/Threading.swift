@@ -35,7 +35,7 @@ extension SignalConvertible where Value: Sendable {
             lifetime.add(queue)
             // The source's terminal event would dispose the lifetime it runs in before the scheduler
             // delivered what is still queued: give it a child of its own.
-            let source = CompositeDisposable()
+            let source = CompositeDisposable(partOf: lifetime)
             lifetime.add(source)
             source.add { queue.enqueue(nil) }
             upstream.start(Sink { queue.enqueue($0) }, in: source)

@@ -87,7 +87,7 @@ extension SignalConvertible where Value: Sendable {
             lifetime.add(timer)
             // A completion waits for the window's end: the source gets a lifetime of its own, so that its
             // terminal event does not end the subscription first.
-            let source = CompositeDisposable()
+            let source = CompositeDisposable(partOf: lifetime)
             lifetime.add(source)
             // The source went away, with or without a terminal event (the handler tells them apart).
             source.add { mailbox.post(.sourceGone) }

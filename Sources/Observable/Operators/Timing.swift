@@ -162,7 +162,7 @@ extension SignalConvertible where Value: Sendable {
             weakMailbox = mailbox
             lifetime.add(timer)
             // The source's completion must not end the subscription before the delayed events went out.
-            let source = CompositeDisposable()
+            let source = CompositeDisposable(partOf: lifetime)
             lifetime.add(source)
             source.add { mailbox.post(.sourceGone) }
             upstream.start(Sink { event in mailbox.post(.upstream(event, at: scheduler.now)) }, in: source)
@@ -206,7 +206,7 @@ extension SignalConvertible {
             }
             lifetime.add(scheduler.schedule(after: interval) { mailbox.post(.timeout) })
             if lifetime.isDisposed { return }
-            let source = CompositeDisposable()
+            let source = CompositeDisposable(partOf: lifetime)
             lifetime.add(source)
             upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
         })

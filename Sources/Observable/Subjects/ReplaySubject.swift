@@ -50,3 +50,12 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
 // Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
 // when they are Sendable. Failures are `Error`, which is `Sendable`.
 extension ReplaySubject: @unchecked Sendable where Value: Sendable {}
+
+extension ReplaySubject: SubscriptionCollecting {
+    /// A subscription made with this subject as its subscriber lives until the subject terminates or goes
+    /// away (or until its own terminal event or disposal).
+    @usableFromInline
+    func collect(_ subscription: CompositeDisposable) {
+        core.collect(subscription)
+    }
+}

@@ -24,6 +24,42 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline let capacity: Int
     @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
     @usableFromInline let terminated = Atomic<Bool>(false)
+    /// The subscriptions this subject is the subscriber of (RAC's `didSubscribeWithDisposable:`): disposed
+    /// when the subject terminates or goes away. Made on the first one. Guarded by the gate's `lock`.
+    @usableFromInline @exclusivity(unchecked) var subscriptions: CompositeDisposable?
+    /// Set (under `lock`) once the subject terminated or went away: later subscriptions end at once.
+    @usableFromInline @exclusivity(unchecked) var subscriptionsClosed = false
+
+    /// Takes a subscription this subject is the subscriber of (see ``subscriptions``).
+    @usableFromInline
+    func collect(_ subscription: CompositeDisposable) {
+        lock.lock()
+        if subscriptionsClosed {
+            lock.unlock()
+            subscription.dispose()
+            return
+        }
+        let collection: CompositeDisposable
+        if let subscriptions {
+            collection = subscriptions
+        } else {
+            collection = CompositeDisposable()
+            subscriptions = collection
+        }
+        lock.unlock()
+        collection.add(subscription)
+    }
+
+    /// Ends every subscription this subject is the subscriber of, and any made later.
+    @usableFromInline
+    func disposeSubscriptions() {
+        lock.lock()
+        subscriptionsClosed = true
+        let collection = subscriptions
+        subscriptions = nil
+        lock.unlock()
+        collection?.dispose()
+    }
     /// Whether every operation goes through ``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``
     /// (``BehaviorSubject``), keeping ``latest`` in step with the order of delivery.
     @usableFromInline let isOrdered: Bool
@@ -75,6 +111,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func shutdown() {
         terminated.store(true, ordering: .releasing)
+        disposeSubscriptions()
         enqueue(.shutdown)
     }
 
@@ -147,6 +184,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .error, .completed:
             terminal = event
             terminated.store(true, ordering: .releasing)
+            // A terminated subscriber disposes every subscription made with it (RAC 2.5).
+            disposeSubscriptions()
             let snapshot = entries
             entries = []
             for entry in snapshot { call(entry, event) }

@@ -179,13 +179,6 @@ func assertResourcesReturn(
         leaked, 0, "ResourceCounter: \(leaked) Tether object(s) still alive \(message())", file: file, line: line)
 }
 
-/// Skips a test that reproduces a known bug in the core (which this branch may not change), unless
-/// `TETHER_RUN_CORE_BUG_TESTS=1`: then it runs, and fails until the core is fixed.
-func skipKnownCoreBug(_ description: String) throws {
-    if ProcessInfo.processInfo.environment["TETHER_RUN_CORE_BUG_TESTS"] == "1" { return }
-    throw XCTSkip("core bug: \(description) (TETHER_RUN_CORE_BUG_TESTS=1 runs this test)")
-}
-
 /// Problems found on worker threads, reported on the test thread.
 final class ProblemLog: @unchecked Sendable {
     private let lock = NSLock()

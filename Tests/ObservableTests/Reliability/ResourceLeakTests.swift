@@ -271,13 +271,10 @@ final class ResourceLeakTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next(1)])
     }
 
+    /// RAC 2.5's lifetime rule (issue 15, item 7): a `never` subscription's subscriber is unreachable, so
+    /// a `never` input must not keep `merge(subject, .never)` or `sample(on: .never)` alive after the
+    /// subject is released.
     func testOperatorsWithANeverInputAreFreedWhenTheirOtherSourceIsReleased() throws {
-        // `Signal.never` holds nothing, but a multi-input operator cannot tell it from an input that is
-        // still live, so `merge(subject, .never)` or `sample(on: .never)` stays alive (a mailbox and its
-        // lifetime keep each other) after the subject is released.
-        try skipKnownCoreBug(
-            "Signal.never does not end its subscription quietly (dispose the lifetime it is given), so "
-                + "merge/sample/combineLatest with a never input leak when their other source is released")
         try XCTSkipUnless(ResourceCounter.isEnabled, "a release build of the library does not count")
         let never = Signal<Int, TestError>.never
         let cases: [(String, Operator)] = [
