@@ -81,7 +81,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 oldValue = value
                 value = newValue
                 return .set(newValue)
-            } perform: { self.perform($0) }
+            } perform: {
+                self.perform($0)
+            }
         } while modifying
         withExtendedLifetime(oldValue) {}
     }
@@ -105,7 +107,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 value = copy
                 modifier.store(0, ordering: .releasing)
                 return .set(copy)
-            } perform: { self.perform($0) }
+            } perform: {
+                self.perform($0)
+            }
             ParkingLot.unparkAll(writersAddress)
             withExtendedLifetime(oldValue) {}
         }
@@ -160,7 +164,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 return nil
             }
             return .add(entry, initial: value)
-        } perform: { self.perform($0) }
+        } perform: {
+            self.perform($0)
+        }
         if let initial {
             // The property is gone: the initial value, then completion.
             entry.sink.send(.next(initial))
@@ -173,7 +179,11 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         waitForCallback(entry.id)
-        submitInOrder({ .remove(entry) }) { self.perform($0) }
+        submitInOrder {
+            .remove(entry)
+        } perform: {
+            self.perform($0)
+        }
     }
 
     /// The property deinitialized: subscribers complete.
@@ -182,7 +192,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         submitInOrder {
             finished = true
             return .finish
-        } perform: { self.perform($0) }
+        } perform: {
+            self.perform($0)
+        }
     }
 }
 

@@ -254,7 +254,8 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
             return
         }
         if isDelivering {
-            current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+            current.store(
+                UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
             entry.receive(initial)
             pending.append(.add(entry))
             return
@@ -317,7 +318,8 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         pending = []
         willSetCount = 0
         for entry in all {
-            current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+            current.store(
+                UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
             entry.finish()
         }
         endDelivery()

@@ -80,7 +80,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func enqueue(_ op: Op, bounded: Bool = false) {
         if isOrdered {
-            submitInOrder(bounded: bounded, { self.noteOrdered(op) }) { self.perform($0) }
+            submitInOrder(bounded: bounded) {
+                self.noteOrdered(op)
+            } perform: {
+                self.perform($0)
+            }
         } else {
             submit(op, bounded: bounded) { self.perform($0) }
         }

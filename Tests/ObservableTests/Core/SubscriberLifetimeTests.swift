@@ -146,7 +146,8 @@ final class SubscriberLifetimeTests: ResourceCheckedTestCase {
         XCTAssertEqual(secondDisposals.value, 1, "the other subscription ended", file: file, line: line)
         let lateDisposals = Counter()
         sources.signalKeepingItsObserver(lateDisposals).subscribe(subscriber)
-        XCTAssertEqual(lateDisposals.value, 1, "a subscription made after it terminated ends at once", file: file, line: line)
+        XCTAssertEqual(
+            lateDisposals.value, 1, "a subscription made after it terminated ends at once", file: file, line: line)
     }
 
     func testRACSubscriberExamplesASubjectShouldStopListeningToOtherSignalsWhenItReceivesAnError() {
