@@ -16,6 +16,13 @@
 /// // done
 /// ```
 ///
+/// A subscription lives until its terminal event, until it is disposed, or until its subscriber goes
+/// away (RAC 2.5's rule). A recipe that drops its ``Observer`` can never send again, so a closure
+/// subscriber's subscription then ends at once; a subscriber that someone else holds — a subject
+/// subscribed with `subscribe(_:)`, an ``Observer`` you keep — keeps its subscriptions until it
+/// terminates or goes away, and terminating disposes every subscription made with it
+/// (<doc:ComingFromReactiveCocoa>).
+///
 /// `Signal` is a value holding closures, so it is not `Sendable`: build pipelines where they are
 /// subscribed. The subjects and ``Observer`` are the thread-safe pieces.
 public struct Signal<Value, Failure: Error>: SignalConvertible {
