@@ -102,20 +102,28 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package final func submit(_ op: Op, bounded: Bool = false, perform: (Op) -> Void) {
         let me = currentThreadID
+        if performOrQueueLocally(op, me: me, perform: perform) { return }
+        submitContended(op, me: me, bounded: bounded, perform: perform)
+    }
+
+    /// The uncontended paths: queues `op` locally when the caller owns the gate (a reentrant submission),
+    /// or performs it when the gate is idle. Returns `false` when another thread owns the gate.
+    @inlinable
+    final func performOrQueueLocally(_ op: Op, me: UInt, perform: (Op) -> Void) -> Bool {
         let word = self.word.load(ordering: .relaxed)
         if word & ~1 == me {
             local.append(op)
             localCount &+= 1
-            return
+            return true
         }
         if word == 0,
             self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
         {
             perform(op)
             release(me, perform: perform)
-            return
+            return true
         }
-        submitContended(op, me: me, bounded: bounded, perform: perform)
+        return false
     }
 
     /// Submits, in lock order, the operation that `makeOperation` returns: it runs under the lock at the
@@ -162,19 +170,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package final func submitUrgent(_ op: Op, perform: (Op) -> Void) {
         let me = currentThreadID
-        let word = self.word.load(ordering: .relaxed)
-        if word & ~1 == me {
-            local.append(op)
-            localCount &+= 1
-            return
-        }
-        if word == 0,
-            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
-        {
-            perform(op)
-            release(me, perform: perform)
-            return
-        }
+        if performOrQueueLocally(op, me: me, perform: perform) { return }
         lock.lock()
         urgent.append(op)
         let acquired = markPendingOrAcquire(me)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A scheduler on virtual time, for deterministic tests of anything involving time (RAC's
 /// `RACTestScheduler`).
 ///
@@ -13,20 +15,17 @@
 /// scheduler.advance(by: .seconds(1))   // runs "a"; now == 1 s
 /// scheduler.run()                      // runs "b";  now == 2 s
 /// ```
+///
+/// - Complexity: scheduling, cancelling (disposing what `schedule` returned) and running each action
+///   are O(log n) for n pending actions: the queue is a binary min-heap on (time, scheduling order),
+///   and a cancelled action leaves it at once, so cancelled timers cost nothing later.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
-    // Safety: all mutable state is accessed under `lock`; actions run outside it.
-    private struct Item {
-        let time: Duration
-        let sequence: UInt64
-        let interval: Duration?
-        let action: @Sendable () -> Void
-        let cancel: AnyDisposable
-    }
-
+    // Safety: all mutable state, and every `ScheduledAction`'s except its disposed flag, is accessed
+    // under `lock`; actions run outside it.
     private let lock = Lock()
     private var clock: Duration
     private var sequence: UInt64 = 0
-    private var queue: [Item] = []
+    private var queue = IndexedHeap<ScheduledAction>()
 
     /// Creates a scheduler whose clock starts at `start` (zero by default).
     ///
@@ -50,8 +49,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ```swift
     /// XCTAssertEqual(scheduler.pendingCount, 0)
     /// ```
+    ///
+    /// - Complexity: O(1).
     public var pendingCount: Int {
-        lock.withLock { queue.filter { !$0.cancel.isDisposed }.count }
+        lock.withLock { queue.count }
+    }
+
+    /// The number of priority comparisons the queue has made so far: the work of scheduling,
+    /// cancelling and running, for tests that check complexity by counting work rather than time.
+    package var queueComparisons: Int {
+        lock.withLock { queue.comparisons }
     }
 
     /// Schedules `action` at the current virtual time; it runs on the next advance.
@@ -103,8 +110,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// scheduler.advance(to: .seconds(10))
     /// ```
     public func advance(to time: Duration) {
-        while let item = popDue(notAfter: time) {
-            run(item)
+        while let (item, action) = popDue(notAfter: time) {
+            run(item, action)
         }
         lock.withLock { clock = max(clock, time) }
     }
@@ -119,37 +126,35 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     public func run(limit: Int = 1_000_000) -> Int {
         var count = 0
-        while count < limit, let item = popDue(notAfter: nil) {
-            run(item)
+        while count < limit, let (item, action) = popDue(notAfter: nil) {
+            run(item, action)
             count += 1
         }
         return count
     }
 
-    private func run(_ item: Item) {
-        guard !item.cancel.isDisposed else { return }
-        item.action()
-        if let interval = item.interval, !item.cancel.isDisposed {
-            lock.withLock {
-                insert(
-                    Item(
-                        time: item.time + interval, sequence: nextSequence(), interval: interval,
-                        action: item.action, cancel: item.cancel))
-            }
+    private func run(_ item: ScheduledAction, _ action: @Sendable () -> Void) {
+        guard !item.isDisposed else { return }
+        action()
+        guard let interval = item.interval else { return }
+        lock.withLock {
+            // Checked under the lock: a `dispose()` that set the flag after this check finds the item
+            // back in the queue and takes it out.
+            guard !item.isDisposed else { return }
+            item.due = ScheduledAction.Due(time: item.due.time + interval, sequence: nextSequence())
+            queue.insert(item)
         }
     }
 
     private func enqueue(delay: Duration, interval: Duration?, _ action: @escaping @Sendable () -> Void)
         -> any Disposable
     {
-        let cancel = AnyDisposable()
+        let item = ScheduledAction(scheduler: self, interval: interval, action: action)
         lock.withLock {
-            insert(
-                Item(
-                    time: clock + max(delay, .zero), sequence: nextSequence(), interval: interval,
-                    action: action, cancel: cancel))
+            item.due = ScheduledAction.Due(time: clock + max(delay, .zero), sequence: nextSequence())
+            queue.insert(item)
         }
-        return cancel
+        return item
     }
 
     /// Called with `lock` held.
@@ -158,32 +163,83 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return sequence
     }
 
-    /// Called with `lock` held. Keeps `queue` sorted by (time, sequence).
-    private func insert(_ item: Item) {
-        var low = 0
-        var high = queue.count
-        while low < high {
-            let mid = (low + high) / 2
-            let other = queue[mid]
-            if other.time < item.time || (other.time == item.time && other.sequence < item.sequence) {
-                low = mid + 1
-            } else {
-                high = mid
+    /// Takes the first item due by `limit` (any, if `nil`) out of the queue and moves the clock to its
+    /// time. A one-shot item gives up its action, so that the action is released once it has run.
+    private func popDue(notAfter limit: Duration?) -> (ScheduledAction, @Sendable () -> Void)? {
+        lock.withLock {
+            while let first = queue.min {
+                // Disposed on another thread that has not taken it out yet: it will find it gone.
+                if first.isDisposed {
+                    queue.popMin()
+                    continue
+                }
+                if let limit, first.due.time > limit { return nil }
+                queue.popMin()
+                clock = max(clock, first.due.time)
+                guard let action = first.action else {
+                    preconditionFailure("TestScheduler: a pending action that is not disposed has no closure")
+                }
+                if first.interval == nil { first.action = nil }
+                return (first, action)
             }
+            return nil
         }
-        queue.insert(item, at: low)
     }
 
-    private func popDue(notAfter limit: Duration?) -> Item? {
-        lock.withLock {
-            while let first = queue.first, first.cancel.isDisposed {
-                queue.removeFirst()
-            }
-            guard let first = queue.first else { return nil }
-            if let limit, first.time > limit { return nil }
-            queue.removeFirst()
-            clock = max(clock, first.time)
-            return first
+    /// Takes a disposed item out of the queue, in O(log n), and releases its action (after the lock:
+    /// releasing it may run deinitializers that call back into the scheduler).
+    fileprivate func cancel(_ item: ScheduledAction) {
+        let released = lock.withLock { () -> (@Sendable () -> Void)? in
+            queue.remove(item)
+            let action = item.action
+            item.action = nil
+            return action
+        }
+        withExtendedLifetime(released) {}
+    }
+}
+
+/// One scheduled action of a ``TestScheduler``: its place in the scheduler's queue, and the disposable
+/// that cancels it.
+private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked Sendable {
+    // Safety: `disposed` is atomic; the other `var`s are read and written only under the owning
+    // scheduler's lock (or, once the scheduler is gone, only by the one `dispose()` that wins the flag).
+
+    /// When the action is due, ordered by time, then by scheduling order (FIFO at equal times).
+    struct Due: Comparable {
+        var time: Duration
+        var sequence: UInt64
+
+        static func < (lhs: Due, rhs: Due) -> Bool {
+            lhs.time < rhs.time || (lhs.time == rhs.time && lhs.sequence < rhs.sequence)
+        }
+    }
+
+    @exclusivity(unchecked) var due = Due(time: .zero, sequence: 0)
+    /// `nil` once a one-shot action has been handed out to run, or once disposed.
+    @exclusivity(unchecked) var action: (@Sendable () -> Void)?
+    @exclusivity(unchecked) var heapIndex: Int?
+    /// The repeat interval, `nil` for a one-shot action.
+    let interval: Duration?
+    private let disposed = Atomic<Bool>(false)
+    private weak var scheduler: TestScheduler?
+
+    init(scheduler: TestScheduler, interval: Duration?, action: @escaping @Sendable () -> Void) {
+        self.scheduler = scheduler
+        self.interval = interval
+        self.action = action
+    }
+
+    var heapPriority: Due { due }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let scheduler {
+            scheduler.cancel(self)
+        } else {
+            action = nil
         }
     }
 }
