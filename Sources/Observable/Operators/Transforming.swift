@@ -138,29 +138,6 @@ extension SignalConvertible {
                 }, in: lifetime)
         })
     }
-
-    /// Replaces the failure type: every error is transformed by `transform`.
-    ///
-    /// ```swift
-    /// download.mapError { AppError.network($0) }
-    /// ```
-    /// Marble: `-1-X` → `-1-Y` where `Y = transform(X)`
-    @inlinable
-    public func mapError<NewFailure: Error>(
-        _ transform: @escaping (Failure) -> NewFailure
-    ) -> Signal<Value, NewFailure> {
-        let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value): sink.send(.next(value))
-                    case .error(let failure): sink.send(.error(transform(failure)))
-                    case .completed: sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
-    }
 }
 
 extension SignalConvertible where Failure == Never {

@@ -1,4 +1,4 @@
-import Bridges
+import Observable
 import XCTest
 
 final class TimerTests: ResourceCheckedTestCase {
@@ -42,18 +42,12 @@ final class TimerTests: ResourceCheckedTestCase {
     }
 
     func testTimerFiresOnAQueueScheduler() {
-        let scheduler = QueueScheduler(name: "bridges.tests.timer")
-        let log = EventLog<Void, Never>()
-        let done = log.expectation(count: 2)
-        let onQueue = Flag()
+        let scheduler = QueueScheduler(name: "observable.tests.timer")
+        let fired = XCTestExpectation(description: "fired on the queue")
+        let completed = XCTestExpectation(description: "completed")
         Signal.timer(after: .milliseconds(1), on: scheduler).subscribe(
-            next: {
-                if scheduler.isCurrent { onQueue.raise() }
-                log.append(.next(()))
-            },
-            completed: { log.append(.completed) })
-        wait(for: [done], timeout: 10)
-        XCTAssertTrue(onQueue.isRaised)
-        XCTAssertEqual(log.events.last?.isTerminal, true)
+            next: { if scheduler.isCurrent { fired.fulfill() } },
+            completed: { completed.fulfill() })
+        wait(for: [fired, completed], timeout: 10, enforceOrder: true)
     }
 }
