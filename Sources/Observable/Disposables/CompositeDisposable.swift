@@ -48,10 +48,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
     /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
     @usableFromInline package let subscriberHeldElsewhere: Bool
-    /// The thread disposing the children (0: not yet started, or finished).
+    /// The thread disposing the children (0: not yet started, or finished); bit 0 is set when another
+    /// thread waits for it to finish.
     @usableFromInline let disposingThread = Atomic<UInt>(0)
-    /// How many threads wait for `disposingThread` to finish.
-    @usableFromInline let waiters = Atomic<Int>(0)
     // All guarded by `lock`. The first child lives inline: most composites hold one or two.
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
@@ -232,8 +231,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         lock.unlock()
         head?.child.dispose()
         for entry in tail { entry.child.dispose() }
-        disposingThread.store(0, ordering: .sequentiallyConsistent)
-        if waiters.load(ordering: .sequentiallyConsistent) != 0 {
+        if disposingThread.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
             ParkingLot.unparkAll(parkingAddress(of: self))
         }
     }
@@ -241,21 +239,28 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
     @inlinable
     func waitForDisposer(_ me: UInt) {
-        let disposer = disposingThread.load(ordering: .sequentiallyConsistent)
+        let disposer = disposingThread.load(ordering: .acquiring) & ~1
         if disposer == 0 || disposer == me { return }
         waitForDisposerSlow(disposer)
     }
 
     @usableFromInline
     func waitForDisposerSlow(_ disposer: UInt) {
-        waiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { waiters.wrappingSubtract(1, ordering: .relaxed) }
+        // Flag the wait (bit 0), unless the first disposer finished meanwhile.
+        var word = disposingThread.load(ordering: .relaxed)
+        while word != 0 && word & 1 == 0 {
+            let (exchanged, original) = disposingThread.compareExchange(
+                expected: word, desired: word | 1, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            word = original
+        }
+        if word == 0 { return }
         let address = parkingAddress(of: self)
         guard
             let wait = WaitGraph.shared.begin(waitingFor: disposer, breakable: true, parkingAddress: address)
         else { return }
         defer { WaitGraph.shared.end(wait) }
-        while disposingThread.load(ordering: .sequentiallyConsistent) != 0, !wait.isBroken {
+        while disposingThread.load(ordering: .acquiring) != 0, !wait.isBroken {
             ParkingLot.park(on: address) {
                 disposingThread.load(ordering: .relaxed) != 0 && !wait.isBroken
             }

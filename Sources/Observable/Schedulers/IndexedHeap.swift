@@ -101,6 +101,17 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
         return true
     }
 
+    /// Removes every element, leaving each one's `heapIndex` at `nil`, and returns them in no particular
+    /// order.
+    ///
+    /// - Complexity: O(n).
+    package mutating func removeAll() -> [Element] {
+        let removed = storage
+        storage = []
+        for element in removed { element.heapIndex = nil }
+        return removed
+    }
+
     /// Checks the heap property and every element's index (for tests).
     ///
     /// - Complexity: O(n); not counted in ``comparisons``.

@@ -36,6 +36,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         clock = start
     }
 
+    deinit {
+        // A pending action often captures an observer that keeps the action's own handle (a
+        // `ScheduledAction`, which holds the action): release the actions with the scheduler, as a queue
+        // that owned them alone would. Taken out first, released after: a released action's deinit may
+        // dispose other handles.
+        let actions = queue.removeAll().map { $0.takeAction() }
+        withExtendedLifetime(actions) {}
+    }
+
     /// The virtual time: the origin plus every advance so far.
     ///
     /// ```swift
@@ -134,16 +143,17 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func run(_ item: ScheduledAction, _ action: @Sendable () -> Void) {
-        guard !item.isDisposed else { return }
-        action()
+        if !item.isDisposed { action() }
         guard let interval = item.interval else { return }
-        lock.withLock {
+        let released = lock.withLock { () -> (@Sendable () -> Void)? in
             // Checked under the lock: a `dispose()` that set the flag after this check finds the item
             // back in the queue and takes it out.
-            guard !item.isDisposed else { return }
+            guard !item.isDisposed else { return item.takeAction() }
             item.due = ScheduledAction.Due(time: item.due.time + interval, sequence: nextSequence())
             queue.insert(item)
+            return nil
         }
+        withExtendedLifetime(released) {}
     }
 
     private func enqueue(delay: Duration, interval: Duration?, _ action: @escaping @Sendable () -> Void)
@@ -166,20 +176,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Takes the first item due by `limit` (any, if `nil`) out of the queue and moves the clock to its
     /// time. A one-shot item gives up its action, so that the action is released once it has run.
     private func popDue(notAfter limit: Duration?) -> (ScheduledAction, @Sendable () -> Void)? {
-        lock.withLock {
+        var discarded: [@Sendable () -> Void] = []
+        defer { withExtendedLifetime(discarded) {} }  // released after the lock
+        return lock.withLock {
             while let first = queue.min {
                 // Disposed on another thread that has not taken it out yet: it will find it gone.
                 if first.isDisposed {
                     queue.popMin()
+                    if let action = first.takeAction() { discarded.append(action) }
                     continue
                 }
                 if let limit, first.due.time > limit { return nil }
                 queue.popMin()
                 clock = max(clock, first.due.time)
-                guard let action = first.action else {
+                guard let action = first.interval == nil ? first.takeAction() : first.action else {
                     preconditionFailure("TestScheduler: a pending action that is not disposed has no closure")
                 }
-                if first.interval == nil { first.action = nil }
                 return (first, action)
             }
             return nil
@@ -191,9 +203,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     fileprivate func cancel(_ item: ScheduledAction) {
         let released = lock.withLock { () -> (@Sendable () -> Void)? in
             queue.remove(item)
-            let action = item.action
-            item.action = nil
-            return action
+            return item.takeAction()
         }
         withExtendedLifetime(released) {}
     }
@@ -203,7 +213,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 /// that cancels it.
 private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked Sendable {
     // Safety: `disposed` is atomic; the other `var`s are read and written only under the owning
-    // scheduler's lock (or, once the scheduler is gone, only by the one `dispose()` that wins the flag).
+    // scheduler's lock, or by its deinit. Invariant: `action` is non-nil only while the item is in the
+    // queue, or is a repeating item being run (whose runner holds the scheduler), so the scheduler's
+    // deinit releases every action left; `dispose()` never touches `action` without the lock.
 
     /// When the action is due, ordered by time, then by scheduling order (FIFO at equal times).
     struct Due: Comparable {
@@ -232,14 +244,19 @@ private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked 
 
     var heapPriority: Due { due }
 
+    /// Clears `action` and returns what it held, for the caller to release after the lock. Called with
+    /// the scheduler's lock held (or from its deinit).
+    func takeAction() -> (@Sendable () -> Void)? {
+        let taken = action
+        action = nil
+        return taken
+    }
+
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if let scheduler {
-            scheduler.cancel(self)
-        } else {
-            action = nil
-        }
+        // With the scheduler gone, its deinit has released (or is releasing) the action.
+        scheduler?.cancel(self)
     }
 }
