@@ -79,27 +79,24 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         gate.submit(.event(event), bounded: true) { self.perform($0) }
     }
 
-    /// The subscription's identity in the gate's `current` (the gate serves this one subscription).
-    @inlinable
-    static var callbackID: UInt { 1 }
-
     @inlinable
     func perform(_ op: Op) {
         switch op {
         case .event(let event):
             guard let sink else { return }
+            if disposed.load(ordering: .relaxed) {
+                gate.acknowledgeDisposal()
+                return
+            }
             if event.isTerminal {
                 closed.store(true, ordering: .releasing)
-                gate.enterCallback(Self.callbackID)
-                if !disposed.load(ordering: .sequentiallyConsistent) { sink.send(event) }
-                gate.exitCallback()
+                sink.send(event)
                 release()
             } else {
-                gate.enterCallback(Self.callbackID)
-                if !disposed.load(ordering: .sequentiallyConsistent) { sink.send(event) }
-                gate.exitCallback()
+                sink.send(event)
             }
         case .release:
+            gate.acknowledgeDisposal()
             release()
         }
     }
@@ -117,7 +114,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         closed.store(true, ordering: .releasing)
         if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
-        gate.waitForCallback(Self.callbackID)
+        gate.waitForSoleSubscription()
         gate.submitUrgent(.release) { self.perform($0) }
     }
 }

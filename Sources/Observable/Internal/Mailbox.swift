@@ -54,10 +54,13 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         switch op {
         case .input(let input):
             guard let handler else { return }
-            enterCallback(1)
-            if !closed.load(ordering: .sequentiallyConsistent) { handler(input) }
-            exitCallback()
+            if closed.load(ordering: .relaxed) {
+                acknowledgeDisposal()
+                return
+            }
+            handler(input)
         case .release:
+            acknowledgeDisposal()
             handler = nil
         }
     }
@@ -67,7 +70,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func dispose() {
         if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
-        waitForCallback(1)
+        waitForSoleSubscription()
         submitUrgent(.release) { self.perform($0) }
     }
 }

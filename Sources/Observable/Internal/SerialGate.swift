@@ -138,15 +138,16 @@ package class SerialGate<Op>: @unchecked Sendable {
     ) {
         let me = currentThreadID
         lock.lock()
-        if bounded { waitWhileBacklogFull(me) }
+        if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }
         guard let op = makeOperation() else {
             lock.unlock()
             return
         }
-        let word = self.word.load(ordering: .relaxed)
-        if word == 0,
-            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
-        {
+        // Acquiring: synchronizes with the previous owner's releasing compare-and-swap.
+        let word = self.word.load(ordering: .acquiring)
+        if word == 0 {
+            // Idle, and every submitter of an ordered gate holds the lock: a plain store takes it.
+            self.word.store(me, ordering: .relaxed)
             lock.unlock()
             perform(op)
             release(me, perform: perform)
@@ -181,7 +182,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline
     final func submitContended(_ op: Op, me: UInt, bounded: Bool, perform: (Op) -> Void) {
         lock.lock()
-        if bounded { waitWhileBacklogFull(me) }
+        if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }
         remote.append(op)
         backlog.store(remote.count, ordering: .relaxed)
         let acquired = markPendingOrAcquire(me)
@@ -312,6 +313,49 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package final func exitCallback() {
         current.store(0, ordering: .releasing)
+    }
+
+    // MARK: Disposal for a gate that serves one subscription (an Observer, a Mailbox)
+
+    /// Called by the owner when, at a callback boundary, it finds its one subscription disposed: from now
+    /// on it calls nothing, and a disposer waiting in ``waitForSoleSubscription()`` may return.
+    ///
+    /// A gate that serves a single subscription needs no per-callback publication: any callback in flight
+    /// is that subscription's, so the disposer waits until the gate is idle or the owner has passed a
+    /// boundary and seen the disposed flag (which also ends a wait behind a reentrant pump). The callbacks
+    /// themselves cost one relaxed load of the flag.
+    @inlinable
+    package final func acknowledgeDisposal() {
+        if current.load(ordering: .relaxed) != 0 { return }
+        current.store(1, ordering: .sequentiallyConsistent)
+        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+    }
+
+    /// Returns once no callback of this gate's one subscription runs on another thread, after the caller
+    /// marked it disposed with a sequentially consistent store (see ``acknowledgeDisposal()``).
+    @inlinable
+    package final func waitForSoleSubscription() {
+        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
+        if owner == 0 || owner == currentThreadID { return }
+        if current.load(ordering: .sequentiallyConsistent) != 0 { return }
+        waitForSoleSubscriptionSlow(owner)
+    }
+
+    @usableFromInline
+    final func waitForSoleSubscriptionSlow(_ owner: UInt) {
+        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
+        let me = currentThreadID
+        var owner = owner
+        while owner != 0, owner != me, current.load(ordering: .sequentiallyConsistent) == 0 {
+            let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)
+            let waitedFor = owner
+            ParkingLot.park(on: disposersAddress) {
+                word.load(ordering: .relaxed) & ~1 == waitedFor && current.load(ordering: .relaxed) == 0
+            }
+            if let wait { WaitGraph.shared.end(wait) }
+            owner = word.load(ordering: .sequentiallyConsistent) & ~1
+        }
     }
 
     @usableFromInline

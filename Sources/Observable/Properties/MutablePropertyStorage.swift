@@ -124,11 +124,16 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
     }
 
-    @usableFromInline
+    @inlinable
     func perform(_ operation: Operation) {
         switch operation {
         case .set(let newValue):
-            for entry in entries { call(entry, .next(newValue)) }
+            // `perform` never nests (reentrant operations are queued), so `entries` can't change here.
+            var index = 0
+            while index < entries.count {
+                call(entries[index], .next(newValue))
+                index += 1
+            }
             exitCallback()
         case .add(let entry, let initial):
             call(entry, .next(initial))
