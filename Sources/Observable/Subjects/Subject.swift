@@ -47,6 +47,12 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// ```
     @inlinable
     public var signal: Signal<Value, Failure> { core.signal }
+
+    /// How many operations wait in the queue for the delivering thread (for tests of the bound).
+    package var queuedCount: Int { core.backlog.load(ordering: .relaxed) }
+
+    /// How many operations may wait before a sender on another thread waits.
+    package static var backlogLimit: Int { SubjectCore<Value, Failure>.backlogLimit }
 }
 
 // Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
