@@ -148,6 +148,23 @@ final class ActionRegistryTests: ResourceCheckedTestCase {
         XCTAssertEqual(count, 1)
     }
 
+    /// Issue 14, item 7: enabling from inside an observer of `enabled` takes effect at once, so a click
+    /// right after it fires (it was dropped while `isEnabled` still read the previous value).
+    func testEnablingFromInsideAnEnabledObserverTakesEffectAtOnce() {
+        let button = Button()
+        var count = 0
+        button.addAction(for: .primaryAction) { _ in count += 1 }
+        button.isEnabled = false
+        let subscription = button.actions.enabled.subscribe(next: { enabled in
+            guard !enabled else { return }
+            button.isEnabled = true
+            XCTAssertTrue(button.isEnabled)
+            button.click()
+        })
+        XCTAssertEqual(count, 1, "the click right after enabling fired")
+        subscription.dispose()
+    }
+
     func testEnabledSignalSendsCurrentValueThenChanges() {
         let button = Button()
         let log = EventLog<Bool, Never>()
