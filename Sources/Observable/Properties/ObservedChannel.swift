@@ -132,8 +132,8 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         }
         if needsCompaction.load(ordering: .relaxed) { compact() }
         guard let first else { return }
-        // Published with a relaxed store: beginDelivery's sequentially consistent store orders it.
-        current.store(Self.id(of: first), ordering: .relaxed)
+        // A release store (no fence): beginDelivery's sequentially consistent store orders it before the callback.
+        current.store(Self.id(of: first), ordering: .releasing)
         beginDelivery()
         first._withUnsafeGuaranteedRef { $0.receive(value) }
         if !rest.isEmpty { deliverToRest(value) }
@@ -158,7 +158,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     @inlinable
     func endDelivery() {
         if !deferredReleases.isEmpty { releaseDeferred() }
-        current.store(0, ordering: .relaxed)
+        current.store(0, ordering: .releasing)
         activeDelivery.store(0, ordering: .sequentiallyConsistent)
         isDelivering = false
         if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
