@@ -76,7 +76,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     @inlinable
     public func send(event: Event<Value, Failure>) {
         if closed.load(ordering: .relaxed) { return }
-        gate.submit(.event(event), bounded: true) { self.perform($0) }
+        gate.submit(.event(event), bounded: true) { [unowned(unsafe) self] in self.perform($0) }
     }
 
     @inlinable
@@ -115,6 +115,6 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
         gate.waitForSoleSubscription()
-        gate.submitUrgent(.release) { self.perform($0) }
+        gate.submitUrgent(.release) { [unowned(unsafe) self] in self.perform($0) }
     }
 }

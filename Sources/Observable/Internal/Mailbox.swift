@@ -46,7 +46,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
-        submit(.input(input), bounded: true) { self.perform($0) }
+        submit(.input(input), bounded: true) { [unowned(unsafe) self] in self.perform($0) }
     }
 
     @inlinable
@@ -71,7 +71,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     package func dispose() {
         if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForSoleSubscription()
-        submitUrgent(.release) { self.perform($0) }
+        submitUrgent(.release) { [unowned(unsafe) self] in self.perform($0) }
     }
 }
 

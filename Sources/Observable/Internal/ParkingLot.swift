@@ -15,49 +15,50 @@
 /// A thread parks only if its condition still holds when checked under the bucket's mutex, and a waker
 /// changes the state *before* it calls ``unparkOne(_:)`` or ``unparkAll(_:)`` (which take that mutex), so
 /// a wake-up can't be lost. Addresses hash into a fixed table of buckets (a pthread mutex each, plus a
-/// queue of waiters with their own condition variable): no allocation per lock, and Thread Sanitizer
-/// sees every hand-off (it intercepts pthread mutexes and condition variables).
+/// list of waiters, each with its own condition variable): no allocation per lock, and Thread Sanitizer
+/// sees every hand-off (it intercepts pthread mutexes and condition variables). A parked thread's
+/// record lives on its own stack: parking allocates nothing.
 ///
 /// Rules: a condition passed to ``park(on:while:)`` runs with a bucket mutex held, so it may only read
 /// atomics — never take a lock. Callers loop: `park` may return before the condition changed.
 @usableFromInline
 package enum ParkingLot {
-    /// One parked thread: its own condition variable, signalled when a waker removes it from the queue.
-    final class Waiter {
-        let address: UInt
-        let condition: UnsafeMutablePointer<pthread_cond_t>
-        /// Guarded by the bucket's mutex.
-        var woken = false
-
-        init(address: UInt) {
-            self.address = address
-            condition = .allocate(capacity: 1)
-            pthread_cond_init(condition, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            condition.deallocate()
-        }
+    /// One parked thread, on its own stack: linked into its bucket's list while it waits.
+    struct Waiter {
+        var address: UInt
+        var woken: Bool
+        var next: UnsafeMutablePointer<Waiter>?
+        var condition: pthread_cond_t
     }
 
-    /// A slice of the table: a mutex and the threads parked on addresses that hash here.
-    final class Bucket: @unchecked Sendable {
-        // Safety: `waiters` is only touched with `mutex` held.
-        let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        var waiters: [Waiter] = []
+    /// A slice of the table: a mutex and the list of threads parked on addresses that hash here.
+    struct Bucket {
+        var mutex: pthread_mutex_t
+        var head: UnsafeMutablePointer<Waiter>?
+        var tail: UnsafeMutablePointer<Waiter>?
+    }
+
+    /// The table, allocated once and never freed (raw memory: no reference counting on these paths,
+    /// which contended threads take all at once).
+    struct Table: @unchecked Sendable {
+        // Safety: each bucket is only touched with its mutex held.
+        let buckets: UnsafeMutablePointer<Bucket>
+        static let size = 128
 
         init() {
-            mutex = .allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
+            buckets = .allocate(capacity: Self.size)
+            for index in 0..<Self.size {
+                (buckets + index).initialize(to: Bucket(mutex: pthread_mutex_t(), head: nil, tail: nil))
+                pthread_mutex_init(&buckets[index].mutex, nil)
+            }
         }
     }
 
-    static let buckets: [Bucket] = (0..<128).map { _ in Bucket() }
+    static let table = Table()
 
-    static func bucket(for address: UInt) -> Bucket {
+    static func bucket(for address: UInt) -> UnsafeMutablePointer<Bucket> {
         // Fibonacci hashing: neighbouring objects land in different buckets.
-        buckets[Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 57)]
+        table.buckets + Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 57)
     }
 
     /// Parks the calling thread on `address` if `shouldPark()` holds, until a waker unparks it.
@@ -67,17 +68,53 @@ package enum ParkingLot {
     @usableFromInline
     package static func park(on address: UInt, while shouldPark: () -> Bool) {
         let bucket = bucket(for: address)
-        pthread_mutex_lock(bucket.mutex)
+        pthread_mutex_lock(&bucket.pointee.mutex)
         guard shouldPark() else {
-            pthread_mutex_unlock(bucket.mutex)
+            pthread_mutex_unlock(&bucket.pointee.mutex)
             return
         }
-        let waiter = Waiter(address: address)
-        bucket.waiters.append(waiter)
-        while !waiter.woken {
-            pthread_cond_wait(waiter.condition, bucket.mutex)
+        withUnsafeTemporaryAllocation(of: Waiter.self, capacity: 1) { buffer in
+            let waiter = buffer.baseAddress!
+            waiter.initialize(to: Waiter(address: address, woken: false, next: nil, condition: pthread_cond_t()))
+            pthread_cond_init(&waiter.pointee.condition, nil)
+            if let tail = bucket.pointee.tail {
+                tail.pointee.next = waiter
+            } else {
+                bucket.pointee.head = waiter
+            }
+            bucket.pointee.tail = waiter
+            while !waiter.pointee.woken {
+                pthread_cond_wait(&waiter.pointee.condition, &bucket.pointee.mutex)
+            }
+            pthread_mutex_unlock(&bucket.pointee.mutex)
+            pthread_cond_destroy(&waiter.pointee.condition)
+            waiter.deinitialize(count: 1)
         }
-        pthread_mutex_unlock(bucket.mutex)
+    }
+
+    /// Unlinks the waiters on `address` (all of them, or the first), marks them woken and signals them.
+    /// Called with the bucket's mutex held. Returns how many were woken.
+    static func wake(_ address: UInt, in bucket: UnsafeMutablePointer<Bucket>, all: Bool) -> Int {
+        var woken = 0
+        var previous: UnsafeMutablePointer<Waiter>?
+        var current = bucket.pointee.head
+        while let waiter = current {
+            let next = waiter.pointee.next
+            if waiter.pointee.address == address {
+                if let previous { previous.pointee.next = next } else { bucket.pointee.head = next }
+                if bucket.pointee.tail == waiter { bucket.pointee.tail = previous }
+                waiter.pointee.next = nil
+                waiter.pointee.woken = true
+                // The waiter may return as soon as the mutex is released: signal before that.
+                pthread_cond_signal(&waiter.pointee.condition)
+                woken += 1
+                if !all { break }
+            } else {
+                previous = waiter
+            }
+            current = next
+        }
+        return woken
     }
 
     /// Wakes one thread parked on `address`, if any. Returns whether one was woken.
@@ -85,37 +122,19 @@ package enum ParkingLot {
     @discardableResult
     package static func unparkOne(_ address: UInt) -> Bool {
         let bucket = bucket(for: address)
-        pthread_mutex_lock(bucket.mutex)
-        guard let index = bucket.waiters.firstIndex(where: { $0.address == address }) else {
-            pthread_mutex_unlock(bucket.mutex)
-            return false
-        }
-        let waiter = bucket.waiters.remove(at: index)
-        waiter.woken = true
-        pthread_cond_signal(waiter.condition)
-        pthread_mutex_unlock(bucket.mutex)
-        return true
+        pthread_mutex_lock(&bucket.pointee.mutex)
+        let woken = bucket.pointee.head == nil ? 0 : wake(address, in: bucket, all: false)
+        pthread_mutex_unlock(&bucket.pointee.mutex)
+        return woken != 0
     }
 
     /// Wakes every thread parked on `address`.
     @usableFromInline
     package static func unparkAll(_ address: UInt) {
         let bucket = bucket(for: address)
-        pthread_mutex_lock(bucket.mutex)
-        if !bucket.waiters.isEmpty {
-            var index = 0
-            while index < bucket.waiters.count {
-                let waiter = bucket.waiters[index]
-                if waiter.address == address {
-                    bucket.waiters.remove(at: index)
-                    waiter.woken = true
-                    pthread_cond_signal(waiter.condition)
-                } else {
-                    index += 1
-                }
-            }
-        }
-        pthread_mutex_unlock(bucket.mutex)
+        pthread_mutex_lock(&bucket.pointee.mutex)
+        if bucket.pointee.head != nil { _ = wake(address, in: bucket, all: true) }
+        pthread_mutex_unlock(&bucket.pointee.mutex)
     }
 }
 

@@ -53,24 +53,24 @@ package class SerialGate<Op>: @unchecked Sendable {
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
-    @usableFromInline package let word = Atomic<UInt>(0)
+    @usableFromInline package final let word = Atomic<UInt>(0)
     /// The subscription whose callback the owner is running (0: none).
-    @usableFromInline package let current = Atomic<UInt>(0)
+    @usableFromInline package final let current = Atomic<UInt>(0)
     /// How many disposers wait for a callback to return.
-    @usableFromInline package let disposers = Atomic<Int>(0)
+    @usableFromInline package final let disposers = Atomic<Int>(0)
     /// `remote.count`, readable without the lock (by parked senders).
-    @usableFromInline package let backlog = Atomic<Int>(0)
-    @usableFromInline package let lock = Lock()
-    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    @usableFromInline @exclusivity(unchecked) package var remote: ContiguousArray<Op> = []
+    @usableFromInline package final let backlog = Atomic<Int>(0)
+    @usableFromInline package final let lock = Lock()
+    @usableFromInline final let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
+    @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
-    @usableFromInline @exclusivity(unchecked) package var urgent: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package var parkedSenders = 0
-    @usableFromInline @exclusivity(unchecked) package var batch: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package var urgentBatch: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package var local: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
+    @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) package final var local: ContiguousArray<Op> = []
     /// `local.count`, kept apart so the hot path checks it without touching the array.
-    @usableFromInline @exclusivity(unchecked) package var localCount = 0
+    @usableFromInline @exclusivity(unchecked) package final var localCount = 0
 
     /// How many operations may wait in the shared queue before a sender outside the gate waits.
     @inlinable
@@ -179,7 +179,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         if acquired { release(me, perform: perform) }
     }
 
-    @usableFromInline
+    @inlinable
     final func submitContended(_ op: Op, me: UInt, bounded: Bool, perform: (Op) -> Void) {
         lock.lock()
         if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }

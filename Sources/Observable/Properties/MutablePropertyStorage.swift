@@ -81,7 +81,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 oldValue = value
                 value = newValue
                 return .set(newValue)
-            } perform: {
+            } perform: { [unowned(unsafe) self] in
                 self.perform($0)
             }
         } while modifying
@@ -107,7 +107,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 value = copy
                 modifier.store(0, ordering: .releasing)
                 return .set(copy)
-            } perform: {
+            } perform: { [unowned(unsafe) self] in
                 self.perform($0)
             }
             ParkingLot.unparkAll(writersAddress)
@@ -169,7 +169,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 return nil
             }
             return .add(entry, initial: value)
-        } perform: {
+        } perform: { [unowned(unsafe) self] in
             self.perform($0)
         }
         if let initial {
@@ -186,7 +186,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         waitForCallback(entry.id)
         submitInOrder {
             .remove(entry)
-        } perform: {
+        } perform: { [unowned(unsafe) self] in
             self.perform($0)
         }
     }
@@ -197,7 +197,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         submitInOrder {
             finished = true
             return .finish
-        } perform: {
+        } perform: { [unowned(unsafe) self] in
             self.perform($0)
         }
     }

@@ -82,11 +82,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if isOrdered {
             submitInOrder(bounded: bounded) {
                 self.noteOrdered(op)
-            } perform: {
+            } perform: { [unowned(unsafe) self] in
                 self.perform($0)
             }
         } else {
-            submit(op, bounded: bounded) { self.perform($0) }
+            submit(op, bounded: bounded) { [unowned(unsafe) self] in self.perform($0) }
         }
     }
 
@@ -145,7 +145,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if isOrdered {
             enqueue(.remove(entry))
         } else {
-            submitUrgent(.remove(entry)) { self.perform($0) }
+            submitUrgent(.remove(entry)) { [unowned(unsafe) self] in self.perform($0) }
         }
     }
 
