@@ -1,6 +1,6 @@
 import Foundation
 
-// tether-bench: workloads W1–W9 of DESIGN.md, every implementation in one process, interleaved.
+// tether-bench: workloads W1–W10 of DESIGN.md, every implementation in one process, interleaved.
 // Usage: swift run -c release --package-path Benchmarks tether-bench [--filter W1,W4] [--quick] [--json FILE]
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -153,14 +153,69 @@ for others in [0, 1_000, 10_000] {
             ] + TetherRows.w9(n, others: others)))
 }
 
+// W10: contention — 8 threads send at once; ns per send (wall time / sends). The checksum is what the
+// subscriber had when the senders returned, so it also checks that everything was delivered by then.
+do {
+    let perSender = size(100_000)
+    let sends = Contention.senders * perSender
+    let reference = "mutex queue"
+    for churn in [false, true] {
+        rows.append(
+            Row(
+                workload: "W10",
+                label: churn ? "W10 8 senders → Subject + 10 churning subscribers" : "W10 8 senders → Subject",
+                operations: sends, unit: "send", reference: reference,
+                goals: ["Tether": churn ? "≤ 2×" : "≤ 1.5×"],
+                contenders: [
+                    Contender(name: reference, prepare: { Contention.mutexQueue(perSender: perSender, churn: churn) }),
+                    Contender(
+                        name: "Tether", prepare: { Contention.tetherSubject(perSender: perSender, churn: churn) }),
+                    Contender(
+                        name: "OpenCombine",
+                        prepare: { Contention.openCombineSubject(perSender: perSender, churn: churn) }
+                    ),
+                ]))
+    }
+    rows.append(
+        Row(
+            workload: "W10", label: "W10 8 setters → MutableProperty", operations: sends, unit: "set",
+            reference: reference, goals: ["Tether": "≤ 1.5×"],
+            contenders: [
+                Contender(name: reference, prepare: { Contention.mutexQueue(perSender: perSender, churn: false) }),
+                Contender(name: "Tether", prepare: { Contention.tetherProperty(perSender: perSender) }),
+            ]))
+    rows.append(
+        Row(
+            workload: "W10", label: "W10 merge of 8 subjects, one thread each", operations: sends, unit: "send",
+            reference: reference, goals: ["Tether": "≤ 1.5×"],
+            contenders: [
+                Contender(name: reference, prepare: { Contention.mutexQueue(perSender: perSender, churn: false) }),
+                Contender(name: "Tether", prepare: { Contention.tetherMerge(perSender: perSender) }),
+            ]))
+    let posts = size(20_000)
+    rows.append(
+        Row(
+            workload: "W10", label: "W10 8 threads post notifications", operations: Contention.senders * posts,
+            unit: "post", reference: "raw block observer", goals: ["Tether": "≤ 1.5×"],
+            contenders: [
+                Contender(name: "raw block observer", prepare: { Contention.rawNotifications(perSender: posts) }),
+                Contender(name: "Tether", prepare: { Contention.tetherNotifications(perSender: posts) }),
+            ]))
+}
+
 let selected = rows.filter { options.includes($0.workload) }
-if selected.isEmpty { Options.usage("--filter matches no workload (W1 … W9)") }
+if selected.isEmpty { Options.usage("--filter matches no workload (W1 … W10)") }
 print(
     "tether-bench: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
         + "\(runner.repetitions) repetitions\(options.quick ? " (quick)" : ""), ns per operation")
 print("")
 runner.printHeader()
 for row in selected { runner.run(row) }
+let churnLines = ChurnReport.shared.lines
+if !churnLines.isEmpty {
+    print("")
+    for line in churnLines { print("W10 churning subscribers, \(line)") }
+}
 
 if let path = options.jsonPath {
     let encoder = JSONEncoder()

@@ -74,7 +74,7 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// How many operations may wait in the shared queue before a sender outside the gate waits.
     @inlinable
-    package static var backlogLimit: Int { 1024 }
+    package static var backlogLimit: Int { 4096 }
 
     @inlinable
     package init() {}

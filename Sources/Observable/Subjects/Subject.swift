@@ -2,7 +2,7 @@
 ///
 /// Sending is thread-safe: sends from several threads are serialized, and a send from inside one of
 /// the subject's own observers is queued and delivered after the current event — so a contended or
-/// reentrant `send` may return before its value is delivered. When 1,024 values already wait, a sender on
+/// reentrant `send` may return before its value is delivered. When 4,096 values already wait, a sender on
 /// another thread waits (parked) for the delivering thread to take them: the backlog stays bounded and
 /// nothing is dropped (<doc:ThreadingAndLifetimes>). Subscribers see only what is sent after
 /// they subscribe. After a terminal event, further sends are ignored and a late subscriber receives

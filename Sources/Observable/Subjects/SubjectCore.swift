@@ -182,8 +182,13 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         switch event {
         case .next(let value):
             if capacity > 0 { record(value) }
-            let snapshot = entries
-            for entry in snapshot { call(entry, event) }
+            // No snapshot (and no retain of the array): `perform` never nests — operations submitted from
+            // inside a callback are queued — so `entries` can't change while this loop runs.
+            var index = 0
+            while index < entries.count {
+                call(entries[index], event)
+                index += 1
+            }
             exitCallback()
         case .error, .completed:
             terminal = event
