@@ -214,18 +214,22 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ```
     @inlinable
     public func dispose() {
-        let me = currentThreadID
         lock.lock()
         if disposed {
             lock.unlock()
-            waitForDisposer(me)
+            waitForDisposer(currentThreadID)
             return
         }
         disposed = true
-        disposingThread.store(me, ordering: .relaxed)
         disposedFlag.store(true, ordering: .releasing)
         let head = first
         let tail = rest
+        if head == nil && tail.isEmpty {
+            // Nothing to dispose: nothing for a second disposer to wait for.
+            lock.unlock()
+            return
+        }
+        disposingThread.store(currentThreadID, ordering: .relaxed)
         first = nil
         rest = []
         lock.unlock()

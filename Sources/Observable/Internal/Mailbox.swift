@@ -28,15 +28,21 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @usableFromInline package typealias Op = MailboxOp<Input>
 
     @usableFromInline package let closed = Atomic<Bool>(false)
-    @usableFromInline @exclusivity(unchecked) package var handler: ((Input) -> Void)?
+    /// The handler, owned manually (one retain, released by `.release` or `deinit`): calling it through
+    /// `_withUnsafeGuaranteedRef` costs no reference counting per input.
+    @usableFromInline @exclusivity(unchecked) package var handler: Unmanaged<MailboxHandler<Input>>?
 
     @inlinable
     package init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
-        self.handler = handler
+        self.handler = .passRetained(MailboxHandler(handler))
         super.init()
         // A closure rather than `self` as a `Disposable`: made in specialized code, so disposing runs
         // specialized code (no generic-metadata lookups through a protocol witness).
         lifetime.add { self.dispose() }
+    }
+
+    deinit {
+        handler?.release()
     }
 
     /// Whether the mailbox stopped accepting inputs.
@@ -58,10 +64,12 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
                 acknowledgeDisposal()
                 return
             }
-            handler(input)
+            handler._withUnsafeGuaranteedRef { $0.body(input) }
         case .release:
             acknowledgeDisposal()
+            let released = handler
             handler = nil
+            released?.release()
         }
     }
 
@@ -72,6 +80,17 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForSoleSubscription()
         submitUrgent(.release) { [unowned(unsafe) self] in self.perform($0) }
+    }
+}
+
+/// A ``Mailbox``'s handler, in a box the mailbox owns manually.
+@usableFromInline
+package final class MailboxHandler<Input> {
+    @usableFromInline let body: (Input) -> Void
+
+    @inlinable
+    init(_ body: @escaping (Input) -> Void) {
+        self.body = body
     }
 }
 

@@ -182,13 +182,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         switch event {
         case .next(let value):
             if capacity > 0 { record(value) }
-            // No snapshot (and no retain of the array): `perform` never nests — operations submitted from
-            // inside a callback are queued — so `entries` can't change while this loop runs.
-            var index = 0
-            while index < entries.count {
-                call(entries[index], event)
-                index += 1
-            }
+            let snapshot = entries
+            for entry in snapshot { call(entry, event) }
             exitCallback()
         case .error, .completed:
             terminal = event
