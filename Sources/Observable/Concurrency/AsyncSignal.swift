@@ -178,6 +178,8 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
     private var finished = false
     /// The subscription, until it is disposed here or it ends on its own.
     private var lifetime: CompositeDisposable?
+    /// The subscription to dispose once the cancelled consumer resumes (see `cancelFromHandler`).
+    private var pendingDisposal: CompositeDisposable?
 
     init(bufferingPolicy: SignalBufferingPolicy) {
         policy = bufferingPolicy
@@ -288,21 +290,45 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
                     }
                 }
             },
-            onCancel: { self.cancel() },
+            onCancel: { self.cancelFromHandler() },
             isolation: actor)
+        disposePending()
         return try result.get()
+    }
+
+    /// Cancellation while `next` waits: ends the consumer's side and resumes it, but leaves disposing the
+    /// subscription to `next` once it resumed. The handler runs while the runtime holds the task's status
+    /// lock; disposing here would wait for a delivery in flight on another thread — and that delivery may be
+    /// resuming this very task, which needs that lock.
+    private func cancelFromHandler() {
+        lock.lock()
+        let continuation = waiting
+        waiting = nil
+        if let lifetime { pendingDisposal = lifetime }
+        end()
+        lock.unlock()
+        continuation?.resume(returning: .success(nil))
+    }
+
+    private func disposePending() {
+        lock.lock()
+        let subscription = pendingDisposal
+        pendingDisposal = nil
+        lock.unlock()
+        subscription?.dispose()
     }
 
     /// Ends the consumer's side and disposes the subscription (cancellation, dropped iterator).
     func cancel() {
         lock.lock()
-        if finished && lifetime == nil && waiting == nil {
+        if finished && lifetime == nil && waiting == nil && pendingDisposal == nil {
             lock.unlock()
             return
         }
         let continuation = waiting
-        let subscription = lifetime
+        let subscription = lifetime ?? pendingDisposal
         waiting = nil
+        pendingDisposal = nil
         end()
         lock.unlock()
         continuation?.resume(returning: .success(nil))

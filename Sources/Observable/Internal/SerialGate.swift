@@ -302,7 +302,8 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Publishes that the owner is about to call subscription `id`'s callback.
     ///
     /// The caller then checks that subscription's disposed flag with a sequentially consistent load, and
-    /// calls only if it is clear.
+    /// calls only if it is clear; if it is set, it sets the subscription's `skipped` flag (see
+    /// ``waitForCallback(_:skipped:)``).
     @inlinable
     package final func enterCallback(_ id: UInt) {
         current.store(id, ordering: .sequentiallyConsistent)
@@ -363,29 +364,35 @@ package class SerialGate<Op>: @unchecked Sendable {
         ParkingLot.unparkAll(disposersAddress)
     }
 
-    /// Returns once no callback of subscription `id` runs on another thread.
+    /// Returns once no callback of subscription `id` runs on another thread (or the owner reported, through
+    /// `skipped`, that it found the subscription disposed and will never call it).
     ///
     /// Call it after marking the subscription disposed with a sequentially consistent store. Returns at
     /// once when called from the owner thread (from inside a callback), when the gate is idle, or when the
     /// owner is calling another subscription.
     @inlinable
-    package final func waitForCallback(_ id: UInt) {
+    package final func waitForCallback(_ id: UInt, skipped: borrowing Atomic<Bool>) {
         let owner = word.load(ordering: .sequentiallyConsistent) & ~1
         if owner == 0 || owner == currentThreadID { return }
         if current.load(ordering: .sequentiallyConsistent) != id { return }
-        waitForCallbackSlow(id)
+        waitForCallbackSlow(id, skipped: skipped)
     }
 
     @usableFromInline
-    final func waitForCallbackSlow(_ id: UInt) {
+    final func waitForCallbackSlow(_ id: UInt, skipped: borrowing Atomic<Bool>) {
         disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { disposers.wrappingSubtract(1, ordering: .releasing) }
         let owner = word.load(ordering: .sequentiallyConsistent) & ~1
         guard owner != 0, current.load(ordering: .sequentiallyConsistent) == id else { return }
         let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)
         defer { if let wait { WaitGraph.shared.end(wait) } }
-        while current.load(ordering: .acquiring) == id {
-            ParkingLot.park(on: disposersAddress) { current.load(ordering: .relaxed) == id }
+        // `skipped`: the owner published this subscription, found it disposed and called nothing — it never
+        // will again. Without it a sender in a tight loop keeps `current` on this subscription (publish,
+        // skip, publish…) and the disposer would keep finding it there.
+        while current.load(ordering: .acquiring) == id && !skipped.load(ordering: .acquiring) {
+            ParkingLot.park(on: disposersAddress) {
+                current.load(ordering: .relaxed) == id && !skipped.load(ordering: .relaxed)
+            }
         }
     }
 }

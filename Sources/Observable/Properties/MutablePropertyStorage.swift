@@ -156,7 +156,11 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @inlinable
     func call(_ entry: MutablePropertyEntry<Value>, _ event: Event<Value, Never>) {
         enterCallback(entry.id)
-        if !entry.disposed.load(ordering: .sequentiallyConsistent) { entry.sink.send(event) }
+        if entry.disposed.load(ordering: .sequentiallyConsistent) {
+            if !entry.skipped.load(ordering: .relaxed) { entry.skipped.store(true, ordering: .releasing) }
+        } else {
+            entry.sink.send(event)
+        }
     }
 
     /// A new subscriber: its initial value is the value now; it hears every set after this point.
@@ -183,7 +187,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// A subscriber disposed (any thread): returns once no callback to it can be in progress.
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
-        waitForCallback(entry.id)
+        waitForCallback(entry.id, skipped: entry.skipped)
         submitInOrder {
             .remove(entry)
         } perform: { [unowned(unsafe) self] in
@@ -210,6 +214,8 @@ final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let storage: MutablePropertyStorage<Value>
     @usableFromInline let disposed = Atomic<Bool>(false)
+    /// Set by the gate's owner when it found this entry disposed and skipped it: it never calls it again.
+    @usableFromInline let skipped = Atomic<Bool>(false)
 
     @usableFromInline
     init(sink: Sink<Value, Never>, lifetime: CompositeDisposable, storage: MutablePropertyStorage<Value>) {

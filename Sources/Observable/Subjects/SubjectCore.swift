@@ -141,7 +141,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
-        waitForCallback(entry.id)
+        waitForCallback(entry.id, skipped: entry.skipped)
         if isOrdered {
             enqueue(.remove(entry))
         } else {
@@ -153,7 +153,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func call(_ entry: SubjectEntry<Value, Failure>, _ event: Event<Value, Failure>) {
         enterCallback(entry.id)
-        if !entry.disposed.load(ordering: .sequentiallyConsistent) { entry.sink.send(event) }
+        if entry.disposed.load(ordering: .sequentiallyConsistent) {
+            if !entry.skipped.load(ordering: .relaxed) { entry.skipped.store(true, ordering: .releasing) }
+        } else {
+            entry.sink.send(event)
+        }
     }
 
     @inlinable
@@ -254,6 +258,8 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let disposed = Atomic<Bool>(false)
+    /// Set by the gate's owner when it found this entry disposed and skipped it: it never calls it again.
+    @usableFromInline let skipped = Atomic<Bool>(false)
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     /// This entry's identity in the gate's `current`.

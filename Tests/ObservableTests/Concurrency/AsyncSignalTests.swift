@@ -138,6 +138,41 @@ final class AsyncSignalTests: XCTestCase {
         XCTAssertTrue(zip(received, received.dropFirst()).allSatisfy { $1 == $0 + 1 }, "in order, without gaps")
     }
 
+    /// Cancelling a consumer that waits while another thread delivers to it must not deadlock: the
+    /// cancellation handler runs under the runtime's task-status lock, and the delivery in flight may be
+    /// resuming that very task (found by the full-scale TSan run, where dispose — called from the handler —
+    /// waited for that delivery). The race is narrow: this loop exercises it; the TSan run found it.
+    func testCancellingAWaitingConsumerWhileAnotherThreadDeliversDoesNotDeadlock() {
+        // Synchronous on purpose: the watchdog must not need the cooperative pool the deadlock would block.
+        for round in 0..<30 {
+            let subject = Subject<Int, Never>()
+            let box = UncheckedBox(subject.values)
+            let stop = StressFlag()
+            let producer = Thread {
+                var value = 0
+                while !stop.isSet {
+                    subject.send(value)
+                    value += 1
+                }
+            }
+            let returned = DispatchSemaphore(value: 0)
+            let consumer = Task {
+                var iterator = box.value.makeAsyncIterator()
+                while await iterator.next() != nil {}
+                returned.signal()
+            }
+            producer.start()
+            usleep(UInt32(round % 20) * 5)
+            consumer.cancel()
+            let timedOut = returned.wait(timeout: .now() + 30) == .timedOut
+            stop.set()
+            if timedOut {
+                XCTFail("the cancelled consumer did not return within 30 s: deadlock (round \(round))")
+                return
+            }
+        }
+    }
+
     func testAlreadyCancelledTaskGetsNilAtOnceAndDisposes() async {
         let probe = SourceProbe<Int, Never>()
         let task = Task {
