@@ -109,7 +109,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// The uncontended paths: queues `op` locally when the caller owns the gate (a reentrant submission),
     /// or performs it when the gate is idle. Returns `false` when another thread owns the gate.
     @inlinable
-    final func performOrQueueLocally(_ op: Op, me: UInt, perform: (Op) -> Void) -> Bool {
+    final func performOrQueueLocally(
+        _ op: Op, me: UInt, perform: (Op) -> Void, handOff: Bool = false
+    ) -> Bool {
         let word = self.word.load(ordering: .relaxed)
         if word & ~1 == me {
             local.append(op)
@@ -120,7 +122,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
         {
             perform(op)
-            release(me, perform: perform)
+            release(me, perform: perform, handOff: handOff)
             return true
         }
         return false
@@ -134,7 +136,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// A gate uses either this or ``submit(_:bounded:perform:)`` for all its operations, not both.
     @inlinable
     package final func submitInOrder(
-        bounded: Bool = false, _ makeOperation: () -> Op?, perform: (Op) -> Void
+        bounded: Bool = false, handOff: Bool = false, _ makeOperation: () -> Op?, perform: (Op) -> Void
     ) {
         let me = currentThreadID
         lock.lock()
@@ -150,7 +152,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             self.word.store(me, ordering: .relaxed)
             lock.unlock()
             perform(op)
-            release(me, perform: perform)
+            release(me, perform: perform, handOff: handOff)
             return
         }
         remote.append(op)
@@ -163,7 +165,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         }
         let acquired = markPendingOrAcquire(me)
         lock.unlock()
-        if acquired { release(me, perform: perform) }
+        if acquired { release(me, perform: perform, handOff: handOff) }
     }
 
     /// Submits bookkeeping that must never wait (a removal): like ``submit(_:bounded:perform:)``, but
@@ -171,12 +173,12 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package final func submitUrgent(_ op: Op, perform: (Op) -> Void) {
         let me = currentThreadID
-        if performOrQueueLocally(op, me: me, perform: perform) { return }
+        if performOrQueueLocally(op, me: me, perform: perform, handOff: true) { return }
         lock.lock()
         urgent.append(op)
         let acquired = markPendingOrAcquire(me)
         lock.unlock()
-        if acquired { release(me, perform: perform) }
+        if acquired { release(me, perform: perform, handOff: true) }
     }
 
     @inlinable
@@ -190,15 +192,17 @@ package class SerialGate<Op>: @unchecked Sendable {
         if acquired { release(me, perform: perform) }
     }
 
-    /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle,
-    /// takes ownership (with the pending bit set, so the queue gets drained).
+    /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle (or
+    /// was handed off with work pending), takes ownership with the pending bit set, so the queue gets
+    /// drained.
     @inlinable
     final func markPendingOrAcquire(_ me: UInt) -> Bool {
         var current = word.load(ordering: .relaxed)
         while true {
-            if current == 0 {
+            if current & ~1 == 0 {
+                // Idle — or handed off with work pending (see `drainAndRelease`'s `handOff`): take it.
                 let (exchanged, original) = word.compareExchange(
-                    expected: 0, desired: me | 1, ordering: .acquiring)
+                    expected: current, desired: me | 1, ordering: .acquiring)
                 if exchanged { return true }
                 current = original
             } else if current & 1 == 1 {
@@ -240,15 +244,21 @@ package class SerialGate<Op>: @unchecked Sendable {
     // MARK: Draining
 
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
+    ///
+    /// With `handOff` (the owner only took the gate to do bookkeeping — a disposer removing its
+    /// subscription), it does not become the drainer of other threads' flood: when senders are parked on a
+    /// full backlog, it leaves the gate ownerless with the pending bit set and wakes them; the first to
+    /// come back takes the gate over (see `markPendingOrAcquire`). So `dispose()` never delivers an
+    /// endless stream sent by another thread.
     @inlinable
-    final func release(_ me: UInt, perform: (Op) -> Void) {
+    final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         if localCount == 0,
             word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
         {
             if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
             return
         }
-        drainAndRelease(me, perform: perform)
+        drainAndRelease(me, perform: perform, handOff: handOff)
     }
 
     @inlinable
@@ -265,7 +275,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    final func drainAndRelease(_ me: UInt, perform: (Op) -> Void) {
+    final func drainAndRelease(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         while true {
             drainLocal(perform: perform)
             if word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged {
@@ -274,6 +284,14 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
+            if handOff && parkedSenders != 0 {
+                // Leave the flood to its senders: ownerless, pending; a woken sender takes over.
+                word.store(1, ordering: .releasing)
+                lock.unlock()
+                ParkingLot.unparkAll(sendersAddress)
+                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                return
+            }
             swap(&remote, &batch)
             if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
             backlog.store(0, ordering: .relaxed)

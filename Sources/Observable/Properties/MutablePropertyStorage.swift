@@ -188,7 +188,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         waitForCallback(entry.id, skipped: entry.skipped)
-        submitInOrder {
+        submitInOrder(handOff: true) {
             .remove(entry)
         } perform: { [unowned(unsafe) self] in
             self.perform($0)

@@ -143,7 +143,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
         if isOrdered {
-            enqueue(.remove(entry))
+            submitInOrder(handOff: true) {
+                self.noteOrdered(.remove(entry))
+            } perform: { [unowned(unsafe) self] in
+                self.perform($0)
+            }
         } else {
             submitUrgent(.remove(entry)) { [unowned(unsafe) self] in self.perform($0) }
         }
