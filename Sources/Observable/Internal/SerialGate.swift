@@ -76,6 +76,12 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package static var backlogLimit: Int { 4096 }
 
+    /// How many batches an owner performs for other threads before it hands a flood over to the senders
+    /// parked on the full backlog (bookkeeping owners — a subscriber adding itself, a disposer — hand over
+    /// at once): nobody is kept delivering another thread's endless stream.
+    @inlinable
+    package static var batchesBeforeHandOff: Int { 4 }
+
     @inlinable
     package init() {}
 
@@ -100,10 +106,10 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// `perform` must be the same logic for every submission to one gate. With `bounded`, a sender outside
     /// the gate waits while the backlog is full (use it for events; not for bookkeeping such as removals).
     @inlinable
-    package final func submit(_ op: Op, bounded: Bool = false, perform: (Op) -> Void) {
+    package final func submit(_ op: Op, bounded: Bool = false, handOff: Bool = false, perform: (Op) -> Void) {
         let me = currentThreadID
-        if performOrQueueLocally(op, me: me, perform: perform) { return }
-        submitContended(op, me: me, bounded: bounded, perform: perform)
+        if performOrQueueLocally(op, me: me, perform: perform, handOff: handOff) { return }
+        submitContended(op, me: me, bounded: bounded, handOff: handOff, perform: perform)
     }
 
     /// The uncontended paths: queues `op` locally when the caller owns the gate (a reentrant submission),
@@ -182,14 +188,14 @@ package class SerialGate<Op>: @unchecked Sendable {
     }
 
     @inlinable
-    final func submitContended(_ op: Op, me: UInt, bounded: Bool, perform: (Op) -> Void) {
+    final func submitContended(_ op: Op, me: UInt, bounded: Bool, handOff: Bool = false, perform: (Op) -> Void) {
         lock.lock()
         if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }
         remote.append(op)
         backlog.store(remote.count, ordering: .relaxed)
         let acquired = markPendingOrAcquire(me)
         lock.unlock()
-        if acquired { release(me, perform: perform) }
+        if acquired { release(me, perform: perform, handOff: handOff) }
     }
 
     /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle (or
@@ -245,11 +251,12 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
     ///
-    /// With `handOff` (the owner only took the gate to do bookkeeping — a disposer removing its
-    /// subscription), it does not become the drainer of other threads' flood: when senders are parked on a
-    /// full backlog, it leaves the gate ownerless with the pending bit set and wakes them; the first to
-    /// come back takes the gate over (see `markPendingOrAcquire`). So `dispose()` never delivers an
-    /// endless stream sent by another thread.
+    /// With `handOff` (the owner only took the gate to do bookkeeping — a subscriber adding itself, a
+    /// disposer removing its subscription), it does not become the drainer of other threads' flood: when
+    /// senders are parked on a full backlog, it leaves the gate ownerless with the pending bit set and wakes
+    /// them; the first to come back takes the gate over (see `markPendingOrAcquire`). Any other owner does
+    /// the same after ``batchesBeforeHandOff`` batches. So neither `dispose()` nor `subscribe` nor a `send`
+    /// is kept delivering an endless stream that other threads send.
     @inlinable
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         if localCount == 0,
@@ -276,6 +283,9 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     @inlinable
     final func drainAndRelease(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
+        // Batches performed for other threads: past a few, a sender stops delivering another thread's flood
+        // as soon as the flooding senders are parked on the full backlog (they take the gate over).
+        var batches = 0
         while true {
             drainLocal(perform: perform)
             if word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged {
@@ -284,7 +294,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
-            if handOff && parkedSenders != 0 {
+            if (handOff || batches >= Self.batchesBeforeHandOff) && parkedSenders != 0 {
                 // Leave the flood to its senders: ownerless, pending; a woken sender takes over.
                 word.store(1, ordering: .releasing)
                 lock.unlock()
@@ -312,6 +322,7 @@ package class SerialGate<Op>: @unchecked Sendable {
                 drainLocal(perform: perform)
             }
             batch.removeAll(keepingCapacity: batch.capacity <= 4096)
+            batches &+= 1
         }
     }
 

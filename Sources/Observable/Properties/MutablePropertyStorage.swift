@@ -167,7 +167,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
         var initial: Value?
-        submitInOrder {
+        submitInOrder(handOff: true) {
             if finished {
                 initial = value
                 return nil

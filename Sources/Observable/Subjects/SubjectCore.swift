@@ -78,15 +78,15 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Submits `op` the way this core's operations go (see ``isOrdered``); `bounded` for events and new
     /// subscribers (they wait while the backlog is full), not for bookkeeping.
     @inlinable
-    func enqueue(_ op: Op, bounded: Bool = false) {
+    func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
         if isOrdered {
-            submitInOrder(bounded: bounded) {
+            submitInOrder(bounded: bounded, handOff: handOff) {
                 self.noteOrdered(op)
             } perform: { [unowned(unsafe) self] in
                 self.perform($0)
             }
         } else {
-            submit(op, bounded: bounded) { [unowned(unsafe) self] in self.perform($0) }
+            submit(op, bounded: bounded, handOff: handOff) { [unowned(unsafe) self] in self.perform($0) }
         }
     }
 
@@ -132,7 +132,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // A closure made here, in the subscriber's (specialized) code, so that disposing runs
             // specialized code too.
             lifetime.add { self.remove(entry) }
-            self.enqueue(.add(entry), bounded: true)
+            self.enqueue(.add(entry), bounded: true, handOff: true)
         })
     }
 
