@@ -75,6 +75,10 @@ public final class MutableProperty<Value>: PropertyProtocol {
 
     /// The current value, then every value set; completes when the property deinitializes.
     ///
+    /// Subscribing while no other thread delivers sends the current value before `subscribe` returns. While
+    /// another thread is delivering, the new subscriber takes its place behind that delivery (it never
+    /// receives a value set before its initial one); disposed before its turn, it receives nothing.
+    ///
     /// ```swift
     /// count.signal.map { "\($0) items" }.subscribe(next: { print($0) })
     /// ```
