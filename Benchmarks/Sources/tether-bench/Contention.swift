@@ -11,8 +11,10 @@ import Synchronization
 // still being drained — gets a checksum different from the reference's, and the harness reports the
 // mismatch instead of a figure: "every value delivered when the senders return" is checked on every run.
 // With churn, a churning thread may be the one delivering when the senders return (it took the subject to
-// add or remove its subscriber): the share delivered at that moment is reported after the table, and the
-// checksum is taken once the churners have stopped.
+// add or remove its subscriber): the checksum is taken once the churners have stopped.
+// Every W10 body also records (`SideFigureSink`) the share of the values its subscriber had received when
+// the senders returned — 100 % whenever the checksum matches, except with churn — and, with churn, the
+// churners' rate; both are printed after the table and written to the JSON.
 
 /// Threads created outside the clock, released together by the timed body, which returns once all of
 /// them returned.
@@ -97,58 +99,46 @@ struct UncheckedBox<Wrapped>: @unchecked Sendable {
     init(_ value: Wrapped) { self.value = value }
 }
 
-/// Churning subscribers: threads that subscribe and dispose in a loop until told to stop.
+/// Churning subscribers: threads, created outside the clock, that subscribe and dispose in a loop from
+/// `start()` until `stop()`.
 final class Churners: @unchecked Sendable {
+    private let gate = DispatchSemaphore(value: 0)
     private let stopFlag = Atomic<Bool>(false)
     private let cycles = Atomic<Int>(0)
     private let group = DispatchGroup()
+    private let count: Int
+    private var started: UInt64 = 0  // written and read by the thread calling start() and stop()
 
     init(_ count: Int, _ cycle: @escaping @Sendable () -> Void) {
+        self.count = count
         for _ in 0..<count {
             group.enter()
-            Thread { [self] in
+            let thread = Thread { [self] in
+                gate.wait()
                 while !stopFlag.load(ordering: .relaxed) {
                     cycle()
                     cycles.add(1, ordering: .relaxed)
                 }
                 group.leave()
-            }.start()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
         }
     }
 
-    /// Stops the churners and returns how many subscribe/dispose cycles they made.
-    func stop() -> Int {
+    /// Releases the churners.
+    func start() {
+        started = monotonicNanoseconds()
+        for _ in 0..<count { gate.signal() }
+    }
+
+    /// Stops the churners, waits for them (a cycle in progress finishes, including any delivery it took
+    /// over), and returns their subscribe/dispose cycles per second since `start()`.
+    func stop() -> Double {
         stopFlag.store(true, ordering: .relaxed)
         group.wait()
-        return cycles.load(ordering: .relaxed)
-    }
-}
-
-/// Churn rates seen during the W10 churn rows, printed after the table.
-final class ChurnReport: @unchecked Sendable {
-    static let shared = ChurnReport()
-    private let lock = NSLock()
-    private var rates: [String: [Double]] = [:]
-    private var delivered: [String: [Double]] = [:]
-
-    func record(_ name: String, cycles: Int, nanoseconds: UInt64, deliveredShare: Double) {
-        let perSecond = Double(cycles) / (Double(nanoseconds) / 1e9)
-        lock.withLock {
-            rates[name, default: []].append(perSecond)
-            delivered[name, default: []].append(deliveredShare)
-        }
-    }
-
-    var lines: [String] {
-        lock.withLock {
-            rates.keys.sorted().map { name in
-                let sorted = rates[name]!.sorted()
-                let shares = delivered[name]!.sorted()
-                return "\(name): \(Int(sorted[sorted.count / 2])) subscribe/dispose cycles per second, "
-                    + String(format: "%.2f", shares[0] * 100) + " % of the values delivered when the senders "
-                    + "returned (lowest of the runs) (medians over the runs)"
-            }
-        }
+        let seconds = Double(monotonicNanoseconds() - started) / 1e9
+        return Double(cycles.load(ordering: .relaxed)) / seconds
     }
 }
 
@@ -160,6 +150,13 @@ enum Contention {
     static func fold(_ counter: Counter, _ value: Int) {
         counter.sum &+= UInt64(value)
         counter.count &+= 1
+    }
+
+    /// Records the share of the `senders × perSender` values received when the senders returned (and,
+    /// with churn, the churners' rate) for the runner.
+    static func recordDelivered(_ received: some BinaryInteger, perSender: Int, churnRate: Double? = nil) {
+        SideFigureSink.shared.record(
+            deliveredShare: Double(received) / Double(senders * perSender), churnCyclesPerSecond: churnRate)
     }
 
     // MARK: One subject, one subscriber (with or without churning subscribers)
@@ -175,15 +172,15 @@ enum Contention {
         let threads = SenderThreads(senders) { _ in
             for value in 0..<perSender { queue.send(value) }
         }
+        let churning = churn ? Churners(churners) { queue.unsubscribe(queue.subscribe { _ in }) } : nil
         return {
-            let churning = churn ? Churners(churners) { queue.unsubscribe(queue.subscribe { _ in }) } : nil
-            let start = monotonicNanoseconds()
+            churning?.start()
             threads.run()
             if let churning {
-                let share = Double(delivered.load(ordering: .relaxed)) / Double(senders * perSender)
-                ChurnReport.shared.record(
-                    "mutex queue", cycles: churning.stop(), nanoseconds: monotonicNanoseconds() - start,
-                    deliveredShare: share)
+                let received = delivered.load(ordering: .relaxed)
+                recordDelivered(received, perSender: perSender, churnRate: churning.stop())
+            } else {
+                recordDelivered(counter.count, perSender: perSender)
             }
             return counter.checksum
         }
@@ -200,16 +197,16 @@ enum Contention {
         let threads = SenderThreads(senders) { _ in
             for value in 0..<perSender { subject.send(value) }
         }
+        let churning = churn ? Churners(churners) { subject.subscribe(next: { _ in }).dispose() } : nil
         return {
-            let churning = churn ? Churners(churners) { subject.subscribe(next: { _ in }).dispose() } : nil
-            let start = monotonicNanoseconds()
+            churning?.start()
             threads.run()
             if let churning {
                 // The delivering thread may be a churner: the checksum is read once the churners are done.
-                let share = Double(delivered.load(ordering: .relaxed)) / Double(senders * perSender)
-                ChurnReport.shared.record(
-                    "Tether", cycles: churning.stop(), nanoseconds: monotonicNanoseconds() - start,
-                    deliveredShare: share)
+                let received = delivered.load(ordering: .relaxed)
+                recordDelivered(received, perSender: perSender, churnRate: churning.stop())
+            } else {
+                recordDelivered(counter.count, perSender: perSender)
             }
             subscription.dispose()
             return counter.checksum
@@ -228,16 +225,12 @@ enum Contention {
         let threads = SenderThreads(senders) { _ in
             for value in 0..<perSender { shared.value.send(value) }
         }
+        let churning = churn ? Churners(churners) { shared.value.sink { _ in }.cancel() } : nil
         return {
-            let churning = churn ? Churners(churners) { shared.value.sink { _ in }.cancel() } : nil
-            let start = monotonicNanoseconds()
+            churning?.start()
             threads.run()
-            if let churning {
-                let share = lock.withLock { Double(counter.count) / Double(senders * perSender) }
-                ChurnReport.shared.record(
-                    "OpenCombine", cycles: churning.stop(), nanoseconds: monotonicNanoseconds() - start,
-                    deliveredShare: share)
-            }
+            let received = lock.withLock { counter.count }
+            recordDelivered(received, perSender: perSender, churnRate: churning?.stop())
             cancellable.cancel()
             return lock.withLock { counter.checksum }
         }
@@ -261,6 +254,7 @@ enum Contention {
         }
         return {
             threads.run()
+            recordDelivered(counter.count, perSender: perSender)
             let checksum = counter.checksum
             subscription.dispose()
             return checksum
@@ -279,6 +273,7 @@ enum Contention {
         }
         return {
             threads.run()
+            recordDelivered(counter.count, perSender: perSender)
             let checksum = counter.checksum
             subscription.dispose()
             return checksum
@@ -303,6 +298,7 @@ enum Contention {
         }
         return {
             threads.run()
+            recordDelivered(counter.count, perSender: perSender)
             center.removeObserver(token)
             return counter.checksum
         }
@@ -319,6 +315,7 @@ enum Contention {
         }
         return {
             threads.run()
+            recordDelivered(counter.count, perSender: perSender)
             let checksum = counter.checksum
             subscription.dispose()
             return checksum

@@ -52,6 +52,11 @@ struct Measurement: Codable {
     let goal: String?
     let checksum: UInt64
     let bytesPerLiveSubscription: Double?
+    /// W10: the lowest share, in percent, of the values its subscriber had received when the sending
+    /// threads returned, over the runs; absent for other rows.
+    var deliveredAtReturnPercent: Double? = nil
+    /// W10 churn rows: the median rate of the churning threads, in subscribe/dispose cycles per second.
+    var churnCyclesPerSecond: Double? = nil
 }
 
 struct Report: Codable {
@@ -63,6 +68,38 @@ struct Report: Codable {
     let quick: Bool
     let measurements: [Measurement]
     let checksumMismatches: [String]
+}
+
+/// What a timed body measured besides its checksum (W10): the share of the values its subscriber had
+/// received when the sending threads returned, and the rate of the threads churning subscriptions.
+struct SideFigures {
+    var deliveredShare: Double? = nil
+    var churnCyclesPerSecond: Double? = nil
+
+    var isEmpty: Bool { deliveredShare == nil && churnCyclesPerSecond == nil }
+}
+
+/// Where a timed body leaves its `SideFigures`; the runner takes them right after each run.
+final class SideFigureSink: @unchecked Sendable {
+    static let shared = SideFigureSink()
+    // Safety: `pending` is guarded by `lock`.
+    private let lock = NSLock()
+    private var pending = SideFigures()
+
+    func record(deliveredShare: Double, churnCyclesPerSecond: Double? = nil) {
+        lock.withLock {
+            pending.deliveredShare = deliveredShare
+            pending.churnCyclesPerSecond = churnCyclesPerSecond
+        }
+    }
+
+    /// Returns what the last run recorded, and forgets it.
+    func take() -> SideFigures {
+        lock.withLock {
+            defer { pending = SideFigures() }
+            return pending
+        }
+    }
 }
 
 // MARK: - Options
@@ -158,6 +195,8 @@ final class Runner {
     let repetitions: Int
     var measurements: [Measurement] = []
     var mismatches: [String] = []
+    /// Lines printed after the table: the side figures of the rows that have some (W10).
+    var notes: [String] = []
 
     init(options: Options) {
         self.options = options
@@ -174,12 +213,15 @@ final class Runner {
         let count = row.contenders.count
         var samples = Array(repeating: [Double](), count: count)
         var checksums = Array(repeating: UInt64?.none, count: count)
+        var sideFigures = Array(repeating: [SideFigures](), count: count)
 
         func once(_ index: Int) -> Double {
             let body = row.contenders[index].prepare()
             let start = monotonicNanoseconds()
             let checksum = body()
             let end = monotonicNanoseconds()
+            let side = SideFigureSink.shared.take()
+            if !side.isEmpty { sideFigures[index].append(side) }
             if let previous = checksums[index], previous != checksum {
                 mismatches.append(
                     "\(row.label): \(row.contenders[index].name) is not deterministic (\(previous) then \(checksum))")
@@ -189,6 +231,7 @@ final class Runner {
         }
 
         for index in 0..<count { _ = once(index) }  // warm-up
+        sideFigures = Array(repeating: [], count: count)
         for round in 0..<repetitions {
             for offset in 0..<count {
                 let index = (offset + round) % count
@@ -211,14 +254,31 @@ final class Runner {
             let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map {
                 bytesPerLiveSubscription($0)
             }
-            let measurement = Measurement(
+            var measurement = Measurement(
                 workload: row.workload, row: row.label, implementation: contender.name, unit: row.unit,
                 operations: row.operations, medianNs: med, minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,
                 ratio: referenceMedian.map { med / $0 }, reference: row.reference, goal: row.goals[contender.name],
                 checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
+            let shares = sideFigures[index].compactMap(\.deliveredShare)
+            let rates = sideFigures[index].compactMap(\.churnCyclesPerSecond)
+            measurement.deliveredAtReturnPercent = shares.min().map { $0 * 100 }
+            measurement.churnCyclesPerSecond = rates.isEmpty ? nil : median(rates)
             measurements.append(measurement)
             printLine(measurement)
+            if let note = sideNote(measurement, runs: sideFigures[index].count) { notes.append(note) }
         }
+    }
+
+    /// "row | implementation: 99.8 % delivered when the senders returned (lowest of 9 runs), …".
+    func sideNote(_ m: Measurement, runs: Int) -> String? {
+        var parts: [String] = []
+        if let percent = m.deliveredAtReturnPercent {
+            parts.append("\(format(percent, 2)) % delivered when the senders returned (lowest of \(runs) runs)")
+        }
+        if let rate = m.churnCyclesPerSecond {
+            parts.append("\(format(rate, 0)) subscribe/dispose cycles per second by the churning threads (median)")
+        }
+        return parts.isEmpty ? nil : "\(m.row) | \(m.implementation): " + parts.joined(separator: ", ")
     }
 
     func median(_ values: [Double]) -> Double {

@@ -211,10 +211,9 @@ print(
 print("")
 runner.printHeader()
 for row in selected { runner.run(row) }
-let churnLines = ChurnReport.shared.lines
-if !churnLines.isEmpty {
+if !runner.notes.isEmpty {
     print("")
-    for line in churnLines { print("W10 churning subscribers, \(line)") }
+    for note in runner.notes { print(note) }
 }
 
 if let path = options.jsonPath {
