@@ -78,7 +78,7 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// How many batches an owner performs for other threads before it hands a flood over to the senders
     /// parked on the full backlog (bookkeeping owners — a subscriber adding itself, a disposer — hand over
-    /// at once): nobody is kept delivering another thread's endless stream.
+    /// after one): nobody is kept delivering another thread's endless stream.
     @inlinable
     package static var batchesBeforeHandOff: Int { 4 }
 
@@ -146,9 +146,13 @@ package class SerialGate<Op>: @unchecked Sendable {
     ) {
         let me = currentThreadID
         lock.lock()
-        if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }
+        let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         guard let op = makeOperation() else {
+            // Nothing to submit; but a gate handed off to the parked senders must not be left ownerless
+            // with work pending when this was the last of them.
+            let acquired = word.load(ordering: .relaxed) == 1 && parkedSenders == 0 && markPendingOrAcquire(me)
             lock.unlock()
+            if acquired { release(me, perform: perform, handOff: handOff) }
             return
         }
         // Acquiring: synchronizes with the previous owner's releasing compare-and-swap.
@@ -169,7 +173,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             lock.unlock()
             return
         }
-        let acquired = markPendingOrAcquire(me)
+        let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
         if acquired { release(me, perform: perform, handOff: handOff) }
     }
@@ -190,23 +194,30 @@ package class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     final func submitContended(_ op: Op, me: UInt, bounded: Bool, handOff: Bool = false, perform: (Op) -> Void) {
         lock.lock()
-        if bounded && remote.count >= Self.backlogLimit { waitWhileBacklogFull(me) }
+        let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         remote.append(op)
         backlog.store(remote.count, ordering: .relaxed)
-        let acquired = markPendingOrAcquire(me)
+        let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
         if acquired { release(me, perform: perform, handOff: handOff) }
     }
 
-    /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle (or
-    /// was handed off with work pending), takes ownership with the pending bit set, so the queue gets
-    /// drained.
+    /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle,
+    /// takes ownership with the pending bit set, so the queue gets drained.
+    ///
+    /// A gate handed off with work pending (see `drainAndRelease`) is reserved for the senders that were
+    /// parked on the full backlog (`takingHandOff`): another thread taking it first would leave them parked
+    /// behind a backlog that it keeps full (threads subscribing and disposing in a tight loop did that to a
+    /// `MutableProperty`'s writers). Once none of them is left, anyone takes it.
     @inlinable
-    final func markPendingOrAcquire(_ me: UInt) -> Bool {
+    final func markPendingOrAcquire(_ me: UInt, takingHandOff: Bool = false) -> Bool {
         var current = word.load(ordering: .relaxed)
         while true {
+            if current == 1 && !takingHandOff && parkedSenders != 0 {
+                return false
+            }
             if current & ~1 == 0 {
-                // Idle — or handed off with work pending (see `drainAndRelease`'s `handOff`): take it.
+                // Idle — or handed off with work pending: take it.
                 let (exchanged, original) = word.compareExchange(
                     expected: current, desired: me | 1, ordering: .acquiring)
                 if exchanged { return true }
@@ -224,16 +235,19 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Called with `lock` held (and returns with it held): while the queue is full and another thread owns
     /// the gate, parks until the owner takes the batch. Gives up (queueing past the bound) when waiting
-    /// would close a cycle of waiting threads.
+    /// would close a cycle of waiting threads. Returns whether it parked (so the caller may take a gate
+    /// handed off to the parked senders).
     @usableFromInline
-    final func waitWhileBacklogFull(_ me: UInt) {
+    final func waitWhileBacklogFull(_ me: UInt) -> Bool {
+        var parked = false
         while remote.count >= Self.backlogLimit {
             let owner = word.load(ordering: .relaxed) & ~1
-            if owner == 0 || owner == me { return }
+            if owner == 0 || owner == me { return parked }
             guard
                 let wait = WaitGraph.shared.begin(
                     waitingFor: owner, breakable: true, parkingAddress: sendersAddress)
-            else { return }
+            else { return parked }
+            parked = true
             parkedSenders += 1
             lock.unlock()
             ParkingLot.park(on: sendersAddress) {
@@ -243,8 +257,9 @@ package class SerialGate<Op>: @unchecked Sendable {
             WaitGraph.shared.end(wait)
             lock.lock()
             parkedSenders -= 1
-            if wait.isBroken { return }
+            if wait.isBroken { return parked }
         }
+        return parked
     }
 
     // MARK: Draining
@@ -252,11 +267,13 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
     ///
     /// With `handOff` (the owner only took the gate to do bookkeeping — a subscriber adding itself, a
-    /// disposer removing its subscription), it does not become the drainer of other threads' flood: when
-    /// senders are parked on a full backlog, it leaves the gate ownerless with the pending bit set and wakes
-    /// them; the first to come back takes the gate over (see `markPendingOrAcquire`). Any other owner does
-    /// the same after ``batchesBeforeHandOff`` batches. So neither `dispose()` nor `subscribe` nor a `send`
-    /// is kept delivering an endless stream that other threads send.
+    /// disposer removing its subscription), it does not become the drainer of other threads' flood: after
+    /// one batch, when senders are parked on a full backlog, it leaves the gate ownerless with the pending
+    /// bit set and wakes them; the first to come back takes the gate over, and nobody else may before them
+    /// (see `markPendingOrAcquire`). Any other owner does the same after ``batchesBeforeHandOff`` batches.
+    /// So neither `dispose()` nor `subscribe` nor a `send` is kept delivering an endless stream that other
+    /// threads send, and the senders parked on the backlog are not starved by threads that keep queueing
+    /// bookkeeping past the bound.
     @inlinable
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         if localCount == 0,
@@ -294,8 +311,8 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
-            if (handOff || batches >= Self.batchesBeforeHandOff) && parkedSenders != 0 {
-                // Leave the flood to its senders: ownerless, pending; a woken sender takes over.
+            if batches >= (handOff ? 1 : Self.batchesBeforeHandOff) && parkedSenders != 0 {
+                // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
                 word.store(1, ordering: .releasing)
                 lock.unlock()
                 ParkingLot.unparkAll(sendersAddress)

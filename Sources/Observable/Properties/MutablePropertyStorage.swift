@@ -34,7 +34,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline @exclusivity(unchecked) var value: Value
     @usableFromInline @exclusivity(unchecked) var finished = false
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MutablePropertyEntry<Value>> = []
-    /// The thread running a `modify` closure, or 0: other writers wait while it is set.
+    /// The thread running a `modify` closure (its ``currentThreadID``), or 0: other writers wait while it
+    /// is set. Bit 0 is set when a writer may be parked waiting for it: the `modify` that clears the word
+    /// then wakes one (see ``waitForModify()``).
     @usableFromInline let modifier = Atomic<UInt>(0)
 
     @usableFromInline
@@ -49,7 +51,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @inlinable
     func checkNotModifying(_ me: UInt) {
-        if modifier.load(ordering: .relaxed) == me {
+        if modifier.load(ordering: .relaxed) & ~1 == me {
             preconditionFailure(
                 "MutableProperty: the property was accessed from inside its own modify closure "
                     + "(a programmer error: the closure receives the value inout; use that).")
@@ -72,7 +74,11 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         var oldValue: Value?
         var modifying = false
         repeat {
-            if modifier.load(ordering: .acquiring) != 0 { waitForModify() }
+            if modifier.load(ordering: .acquiring) != 0, waitForModify() {
+                // Woken by the `modify` that ended, which wakes one writer: a set does not take the
+                // modifier's place, so it passes the wake on to the next writer parked behind it.
+                ParkingLot.unparkOne(writersAddress)
+            }
             submitInOrder(bounded: true) {
                 // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
                 modifying = modifier.load(ordering: .relaxed) != 0
@@ -92,10 +98,13 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
         let me = currentThreadID
         checkNotModifying(me)
+        // A writer that parked takes the modifier with the waiters bit set: other writers may still be
+        // parked behind it, and its own end must wake the next one.
+        var desired = me
         lock.lock()
-        while !modifier.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+        while !modifier.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged {
             lock.unlock()
-            waitForModify()
+            if waitForModify() { desired = me | 1 }
             lock.lock()
         }
         var copy = value
@@ -105,22 +114,46 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             submitInOrder(bounded: true) {
                 oldValue = value
                 value = copy
-                modifier.store(0, ordering: .releasing)
+                // Wake the next writer now, not after this thread's delivery (which may take a while).
+                if modifier.exchange(0, ordering: .releasing) & 1 != 0 {
+                    ParkingLot.unparkOne(writersAddress)
+                }
                 return .set(copy)
             } perform: { [unowned(unsafe) self] in
                 self.perform($0)
             }
-            ParkingLot.unparkAll(writersAddress)
             withExtendedLifetime(oldValue) {}
         }
         return try action(&copy)
     }
 
-    /// Parks until no `modify` is in progress.
+    /// Waits until no `modify` is in progress: a short bounded retry (a `modify` closure is usually a few
+    /// instructions long), then parks. Returns whether it parked — and was woken, as the one writer that the
+    /// ending `modify` wakes, so it must take the modifier with the waiters bit set or pass the wake on.
+    ///
+    /// One writer is woken per `modify` that ends, not all of them: with more writers than cores, waking
+    /// every parked writer at each step made them fight for the processor and turned each step into
+    /// several context switches (a convoy seen with 8 writers, 4 churning observers and 2 busy processes
+    /// on 2 cores).
     @usableFromInline
-    func waitForModify() {
-        while modifier.load(ordering: .acquiring) != 0 {
-            ParkingLot.park(on: writersAddress) { modifier.load(ordering: .relaxed) != 0 }
+    func waitForModify() -> Bool {
+        for _ in 0..<16 {
+            if modifier.load(ordering: .acquiring) == 0 { return false }
+        }
+        while true {
+            let current = modifier.load(ordering: .acquiring)
+            if current == 0 { return false }
+            if current & 1 == 0,
+                !modifier.compareExchange(expected: current, desired: current | 1, ordering: .relaxed).exchanged
+            {
+                continue
+            }
+            var parked = false
+            ParkingLot.park(on: writersAddress) {
+                parked = modifier.load(ordering: .relaxed) & 1 != 0
+                return parked
+            }
+            if parked { return true }
         }
     }
 
@@ -167,7 +200,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
         var initial: Value?
-        submitInOrder(handOff: true) {
+        // Bounded like a set: a thread subscribing and disposing in a loop must not keep the backlog full
+        // and starve the writers waiting for it.
+        submitInOrder(bounded: true, handOff: true) {
             if finished {
                 initial = value
                 return nil
