@@ -126,6 +126,34 @@ func runThreads(
     return true
 }
 
+/// Waits for `semaphore` at most `seconds`; fails the test (instead of hanging) when it is not signalled.
+///
+/// This is a watchdog, not a timing assertion: the limit is far above what the awaited work needs.
+@discardableResult
+func waitOrFail(
+    _ semaphore: DispatchSemaphore, within seconds: TimeInterval = 30, _ what: @autoclosure () -> String,
+    file: StaticString = #filePath, line: UInt = #line
+) -> Bool {
+    if semaphore.wait(timeout: .now() + seconds) == .timedOut {
+        XCTFail("\(what()) did not happen within \(seconds) s: deadlock?", file: file, line: line)
+        return false
+    }
+    return true
+}
+
+/// Runs `body` on a new thread and returns a semaphore signalled when it has returned.
+@discardableResult
+func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    thread.stackSize = 1 << 20
+    thread.start()
+    return finished
+}
+
 /// A thread-safe flag.
 final class StressFlag: Sendable {
     private let state = Atomic<Bool>(false)
