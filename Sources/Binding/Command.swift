@@ -25,37 +25,73 @@ import Observable
 /// ```
 ///
 /// ## Behaviour (RAC 2.5, with the differences noted)
-/// - `execute(_:)` is eager: when the command is enabled, the work starts at once on the calling thread
-///   and its events are replayed to whoever subscribes to the returned signal later. `executing` and
-///   `enabled` change, and `executionSignals` sends the execution, *before* the work starts.
-///   (RAC started the work on the main thread; Linux has no always-running main loop.)
-/// - Executing a disabled command fails with ``CommandError/disabled`` and starts nothing: no work,
-///   no state change, nothing on `errors`.
+/// - An execution goes, in order: the `execute` closure is called with the input (the command does
+///   not count as executing yet) → `executing` and `enabled` send their new values →
+///   `executionSignals` sends the execution → the closure's signal is subscribed, and the work starts.
+///   So a spinner is already spinning, and the button disabled, when the work begins (RAC: they "send
+///   updated values before the signal actually starts performing work").
+/// - `execute(_:)` is eager: the work starts on the calling thread, normally before `execute`
+///   returns, and its events are replayed to whoever subscribes to the returned signal later. RAC
+///   always started the work later, on the main thread; Linux has no always-running main loop. Two
+///   cases differ:
+///   - `execute` called from inside a callback of one of the command's own outputs (say, retrying
+///     from ``errors``): the new execution's updates are queued behind the callback in progress, and
+///     its work starts right after them, on the same thread — after `execute` has returned.
+///   - another thread delivering the command's outputs at that moment: the work starts at once, and
+///     that thread delivers the new execution's updates when its current callback returns (waiting
+///     for it could deadlock).
+///
+///   The first case also covers `execute` called from the synchronous events of an execution's own
+///   work, or from a subscriber of the signal `execute` returned, and "the callback in progress" may be
+///   another execution's synchronous work. A callback that then waits synchronously (a semaphore, a
+///   blocking `first()`) for the new execution's result deadlocks: the work starts only after that
+///   callback returns. Subscribe to the returned signal instead of waiting for it.
+/// - Executing a disabled command fails with ``CommandError/disabled`` and does nothing else: the
+///   closure is not called, no state changes, nothing is sent on `errors`.
 /// - `enabled` = the latest value of the `enabled:` signal (`true` until it sends one, as in RAC) AND,
-///   unless `allowsConcurrentExecution`, no execution in flight.
-/// - When an execution ends, the command stops counting it before the execution's own subscribers hear
-///   the end, so a completion handler may execute the command again (as in RAC).
+///   unless ``allowsConcurrentExecution``, no execution in flight. It is re-evaluated when either
+///   changes, including when ``allowsConcurrentExecution`` is set.
+/// - Without concurrent execution, two executions never overlap: while the closure of one execution
+///   runs, another `execute` fails with ``CommandError/disabled`` even though `enabled` has not
+///   turned `false` yet. (RAC checked and counted at two different moments, so a second execution
+///   could slip in there.)
+/// - An execution's failure goes to the signal `execute` returned (as ``CommandError/failed(_:)``)
+///   and to ``errors``; its inner signal on ``executionSignals`` just completes (as in RAC).
+/// - When an execution ends, the command stops counting it before the execution's own subscribers
+///   hear the end, so a completion handler may execute the command again (as in RAC).
 /// - The four outputs are sent on the thread where the change happens — RAC hopped to the main thread;
-///   use `deliver(on:)` for that. They are serialized: subscribers never see two outputs at once, and
-///   from one thread the order is execution start → `executing`/`enabled` → `executionSignals` →
-///   the work's events → `errors` (if it failed) → `executing`/`enabled`.
+///   use `deliver(on:)` for that. They are serialized and sent in the order of the changes:
+///   subscribers never see two outputs at once, and from one thread the order is
+///   `executing`/`enabled` → `executionSignals` → the work's events → `errors` (if it failed) →
+///   `executing`/`enabled`.
 /// - The outputs complete when the command is released; executions in flight keep running for their
 ///   subscribers (as in RAC). ``cancel()`` (not in RAC) stops executions in flight.
 ///
-/// A command is thread-safe: execute it, cancel it and subscribe to it from any thread. It is
-/// `Sendable` when its input and output are. The `execute` closure runs on the thread that calls
-/// ``execute(_:)``; without `allowsConcurrentExecution`, two executions never overlap.
+/// A command is thread-safe: execute it, cancel it, set ``allowsConcurrentExecution`` and subscribe to
+/// it from any thread. It is `Sendable` when its input and output are. The `execute` closure runs on
+/// the thread that calls ``execute(_:)``.
 public final class Command<Input, Output, Failure: Error> {
-    /// Whether several executions may run at once (RAC's `allowsConcurrentExecution`).
+    /// Whether several executions may run at once (RAC's `allowsConcurrentExecution`); settable at any
+    /// time, from any thread.
+    ///
+    /// Setting it re-evaluates ``enabled`` at once, as in RAC: turning it on while an execution runs
+    /// makes the command enabled again (if its `enabled:` signal allows); turning it off while
+    /// executions run makes it disabled until the last of them ends. Executions in flight are never
+    /// affected — they keep running.
     ///
     /// ```swift
-    /// let downloads = Command(allowsConcurrentExecution: true) { (url: URL) in fetch(url) }
+    /// let downloads = Command { (url: URL) in fetch(url) }
+    /// downloads.allowsConcurrentExecution = true      // RAC: command.allowsConcurrentExecution = YES
+    /// downloads.execute(first)
+    /// downloads.execute(second)                       // runs alongside the first
     /// ```
-    public let allowsConcurrentExecution: Bool
+    public var allowsConcurrentExecution: Bool {
+        get { core.allowsConcurrentExecution }
+        set { core.setAllowsConcurrentExecution(newValue) }
+    }
 
     private let work: (Input) -> Signal<Output, Failure>
-    private let state: CommandState<Output, Failure>
-    private let outputs: CommandOutputs<Output, Failure>
+    private let core: CommandCore<Output, Failure>
     private let enabledSubscription: any Disposable
 
     /// Creates a command whose executions run the signal `execute` returns for their input.
@@ -66,37 +102,41 @@ public final class Command<Input, Output, Failure: Error> {
     /// }
     /// ```
     /// - Parameters:
-    ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
-    ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight.
-    ///   - execute: builds the work for one execution (called on the thread that executes).
+    ///   - enabled: whether the command may run; it counts as `true` until it sends a value. A signal
+    ///     that sends at once (`Signal(value: false)`) sets ``enabled`` before `init` returns.
+    ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight;
+    ///     the initial value of ``allowsConcurrentExecution``, which you may change later.
+    ///   - execute: builds the work for one execution; called on the thread that executes, before the
+    ///     command counts the execution.
     public init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,
         execute: @escaping (Input) -> Signal<Output, Failure>
     ) {
-        self.allowsConcurrentExecution = allowsConcurrentExecution
         self.work = execute
-        let state = CommandState<Output, Failure>(allowsConcurrentExecution: allowsConcurrentExecution)
-        let outputs = CommandOutputs<Output, Failure>()
-        self.state = state
-        self.outputs = outputs
-        enabledSubscription = enabled.subscribe(next: { value in
-            if let snapshot = state.setEnabledInput(value) { outputs.post(.state(snapshot)) }
-        })
+        let core = CommandCore<Output, Failure>(allowsConcurrentExecution: allowsConcurrentExecution)
+        self.core = core
+        enabledSubscription = enabled.subscribe(next: { value in core.setEnabledInput(value) })
     }
 
     deinit {
         enabledSubscription.dispose()
-        outputs.finish()
+        core.finish()
     }
 
     /// Starts an execution with `input` (RAC's `-execute:`).
     ///
-    /// The work starts at once; the returned signal replays its events to any subscriber, however
-    /// late, with failures wrapped in ``CommandError/failed(_:)``. Ignoring the result is fine: the
-    /// work runs anyway (and its results also go to ``executionSignals`` and ``errors``).
+    /// When the command is enabled, this calls the `execute` closure with `input`, then updates
+    /// ``executing`` and ``enabled``, sends the execution on ``executionSignals``, and only then
+    /// subscribes to the closure's signal (see the type's notes for the two cases where the timing
+    /// differs: `execute` called from the command's own callbacks, or while another thread delivers
+    /// them). The returned signal replays the execution's events to any subscriber, however late, with
+    /// failures wrapped in ``CommandError/failed(_:)``. Ignoring the result is fine: the work runs
+    /// anyway (and its results also go to ``executionSignals`` and ``errors``).
+    ///
     /// When the command is not enabled, the returned signal fails with ``CommandError/disabled`` and
-    /// nothing else happens.
+    /// nothing else happens: the closure is not called. If ``cancel()`` is called while the closure
+    /// runs, the execution never starts and the returned signal just completes.
     ///
     /// ```swift
     /// viewModel.login.execute(()).subscribe(
@@ -105,27 +145,13 @@ public final class Command<Input, Output, Failure: Error> {
     /// ```
     @discardableResult
     public func execute(_ input: Input) -> Signal<Output, CommandError<Failure>> {
-        let replay = ReplaySubject<Output, Failure>()
-        guard let (id, started) = state.begin(completing: replay) else {
+        guard let admission = core.admit() else {
             return Signal(error: .disabled)
         }
-        let outputs = self.outputs
-        outputs.post(.state(started))
-        outputs.post(.execution(Self.withoutFailure(replay)))
-        let state = self.state
-        let subscription = work(input).subscribeEvents { event in
-            guard event.isTerminal else {
-                replay.send(event: event)
-                return
-            }
-            // Stop counting the execution first, so its subscribers see the command idle (RAC).
-            guard let ended = state.end(id) else { return }  // cancelled meanwhile: `cancel()` ends it
-            replay.send(event: event)
-            if case .error(let failure) = event { outputs.post(.error(failure)) }
-            outputs.post(.state(ended))
-        }
-        if !state.attach(subscription, to: id) {
-            subscription.dispose()  // cancelled while the work was starting
+        // RAC calls the signal block before the command counts the execution.
+        let signal = work(input)
+        guard let replay = core.begin(admission, running: signal) else {
+            return .empty  // cancelled while the closure ran: nothing started
         }
         return replay.signal.mapError(CommandError.failed)
     }
@@ -138,80 +164,76 @@ public final class Command<Input, Output, Failure: Error> {
     /// cancelButton.addAction(for: .tapped) { viewModel.search.cancel() }
     /// ```
     public func cancel() {
-        guard let (cancelled, snapshot) = state.cancelAll() else { return }
-        for execution in cancelled {
-            execution.subscription?.dispose()
-            execution.replay.sendCompleted()
-        }
-        outputs.post(.state(snapshot))
+        core.cancelAll()
     }
 
     /// Each execution's signal, sent when the execution starts (RAC's `executionSignals`).
     ///
     /// Each inner signal replays its execution's values and completes when the execution ends —
-    /// also when it fails: failures go to ``errors`` instead. Only executions started after you
-    /// subscribe are sent. Completes when the command is released.
+    /// also when it fails: failures go to ``errors`` instead (RAC caught them the same way). Only
+    /// executions started after you subscribe are sent. Completes when the command is released.
     ///
     /// ```swift
     /// viewModel.login.executionSignals.switchToLatest()
     ///     .subscribe(next: { signedIn in print(signedIn ? "welcome" : "wrong password") })
     /// ```
     public var executionSignals: Signal<Signal<Output, Never>, Never> {
-        outputs.executionSignals.signal
+        core.executionSignals.signal
     }
 
     /// Whether an execution is in flight: the current value first, then each change
-    /// (RAC's `executing`). Completes when the command is released.
+    /// (RAC's `executing`). It turns `true` after the `execute` closure returned and before the work
+    /// starts. Completes when the command is released.
     ///
     /// ```swift
     /// spinner.bind(\.isSpinning, to: viewModel.login.executing)   // false → true → false
     /// ```
     public var executing: Signal<Bool, Never> {
-        outputs.executing.signal
+        core.executing.signal
     }
 
-    /// Whether `execute` would start work now: the current value first, then each change
-    /// (RAC's `enabled`). Completes when the command is released.
+    /// Whether the command may be executed: the current value first, then each change
+    /// (RAC's `enabled`): the latest value of the `enabled:` signal AND, unless
+    /// ``allowsConcurrentExecution``, no execution in flight. Completes when the command is released.
     ///
     /// ```swift
     /// loginButton.bind(\.isEnabled, to: viewModel.login.enabled)
     /// ```
     public var enabled: Signal<Bool, Never> {
-        outputs.enabled.signal
+        core.enabled.signal
     }
 
     /// The failures of executions, as values (RAC's `errors`): this signal itself never fails.
-    /// Only failures of executions that end after you subscribe are sent.
+    /// Only failures of executions that end after you subscribe are sent — also of executions that
+    /// started before.
     ///
     /// ```swift
     /// viewModel.login.errors.map { "Sign-in failed: \($0)" }.subscribe(next: { print($0) })
     /// ```
     public var errors: Signal<Failure, Never> {
-        outputs.errors.signal
+        core.errors.signal
     }
 
     /// Whether an execution is in flight right now (synchronous; ``executing`` may lag behind by the
-    /// change being delivered).
+    /// change being delivered). `false` while the `execute` closure of the first execution runs.
     ///
     /// ```swift
     /// if command.isExecuting { print("busy") }
     /// ```
-    public var isExecuting: Bool { state.isExecuting }
+    public var isExecuting: Bool { core.isExecuting }
 
-    /// Whether `execute` would start work right now (synchronous).
+    /// Whether `execute` would start work right now (synchronous). Unlike ``enabled``, it is already
+    /// `false` while the `execute` closure of an execution runs, when concurrent execution is off.
     ///
     /// ```swift
     /// if command.isEnabled { command.execute(input) }
     /// ```
-    public var isEnabled: Bool { state.isEnabled }
-
-    private static func withoutFailure(_ replay: ReplaySubject<Output, Failure>) -> Signal<Output, Never> {
-        replay.signal.catch { _ in Signal<Output, Never>.empty }
-    }
+    public var isEnabled: Bool { core.isEnabled }
 }
 
-// Safety: all mutable state lives in `CommandState` (behind its lock) and in subjects, which are
-// thread-safe; `work` is only called by `execute`, under the conditions documented on the type.
+// Safety: all mutable state lives in `CommandCore` (behind its lock) and in subjects, which are
+// thread-safe; `work` is immutable and only called by `execute`, under the conditions documented on
+// the type.
 extension Command: @unchecked Sendable where Input: Sendable, Output: Sendable {}
 
 extension Command where Input: Sendable, Output: Sendable {
@@ -228,8 +250,8 @@ extension Command where Input: Sendable, Output: Sendable {
     /// ```
     /// - Parameters:
     ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
-    ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight.
-    ///   - work: the work of one execution, run in a new `Task`.
+    ///   - allowsConcurrentExecution: the initial value of ``allowsConcurrentExecution``.
+    ///   - work: the work of one execution, run in a new `Task` once the execution has started.
     public convenience init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,
@@ -252,154 +274,278 @@ extension Command where Input: Sendable, Output: Sendable {
     }
 }
 
-/// A snapshot of a command's state, numbered so that late deliveries of older snapshots are ignored.
-struct CommandSnapshot: Sendable {
-    var version: UInt64
-    var executing: Bool
-    var enabled: Bool
+/// Permission to start one execution, handed out by `CommandCore.admit()`.
+struct CommandAdmission {
+    /// `CommandCore.cancellations` when it was granted: a `cancel()` since then revokes it.
+    let cancellations: UInt64
 }
 
-/// What `CommandState` keeps for one execution in flight.
+/// What `CommandCore` keeps for one execution in flight.
 struct CommandExecution<Output, Failure: Error> {
     var subscription: (any Disposable)?
     let replay: ReplaySubject<Output, Failure>
 }
 
-/// The command's authoritative state. Decisions (may this execution start? has it already ended?)
-/// are made here, under the lock; outputs are sent afterwards, through `CommandOutputs`.
-final class CommandState<Output, Failure: Error>: @unchecked Sendable {
-    // Safety: every stored var is only accessed under `lock`.
-    private let lock = Lock()
-    private let allowsConcurrentExecution: Bool
-    private var enabledInput = true
-    private var active: [UInt64: CommandExecution<Output, Failure>] = [:]
-    private var nextID: UInt64 = 0
-    private var version: UInt64 = 0
-
-    init(allowsConcurrentExecution: Bool) {
-        self.allowsConcurrentExecution = allowsConcurrentExecution
-    }
-
-    var isExecuting: Bool { lock.withLock { !active.isEmpty } }
-    var isEnabled: Bool { lock.withLock { enabledLocked } }
-
-    private var enabledLocked: Bool {
-        enabledInput && (allowsConcurrentExecution || active.isEmpty)
-    }
-
-    private func snapshotLocked() -> CommandSnapshot {
-        version += 1
-        return CommandSnapshot(version: version, executing: !active.isEmpty, enabled: enabledLocked)
-    }
-
-    /// Registers a new execution if the command is enabled.
-    func begin(completing replay: ReplaySubject<Output, Failure>) -> (UInt64, CommandSnapshot)? {
-        lock.withLock {
-            guard enabledLocked else { return nil }
-            nextID += 1
-            active[nextID] = CommandExecution(subscription: nil, replay: replay)
-            return (nextID, snapshotLocked())
-        }
-    }
-
-    /// Stores the execution's work subscription; `false` if the execution has already ended.
-    func attach(_ subscription: any Disposable, to id: UInt64) -> Bool {
-        lock.withLock {
-            guard active[id] != nil else { return false }
-            active[id]?.subscription = subscription
-            return true
-        }
-    }
-
-    /// Ends an execution; `nil` if it had already ended (cancelled).
-    func end(_ id: UInt64) -> CommandSnapshot? {
-        lock.withLock {
-            guard active.removeValue(forKey: id) != nil else { return nil }
-            return snapshotLocked()
-        }
-    }
-
-    /// Records the latest value of the `enabled:` input; `nil` when it did not change.
-    func setEnabledInput(_ value: Bool) -> CommandSnapshot? {
-        lock.withLock {
-            if enabledInput == value { return nil }
-            enabledInput = value
-            return snapshotLocked()
-        }
-    }
-
-    /// Removes every execution in flight, in start order; `nil` when there was none.
-    func cancelAll() -> ([CommandExecution<Output, Failure>], CommandSnapshot)? {
-        lock.withLock {
-            if active.isEmpty { return nil }
-            let cancelled = active.sorted { $0.key < $1.key }.map(\.value)
-            active.removeAll()
-            return (cancelled, snapshotLocked())
-        }
-    }
-}
-
-/// One output update, posted in order into the command's serial inbox.
-enum CommandUpdate<Output, Failure: Error> {
-    case state(CommandSnapshot)
+/// One step of the command's serialized output: a value for one of the four output subjects, the
+/// start of an execution's work, or the outputs' completion.
+enum CommandStep<Output, Failure: Error> {
+    case executing(Bool)
+    case enabled(Bool)
     case execution(Signal<Output, Never>)
     case error(Failure)
+    case start(() -> Void)
+    case finish
 }
 
-/// The four output subjects, fed by one serial inbox (a `Subject` with a single subscriber, which
-/// serializes posts from any thread and queues reentrant ones) so that outputs are never sent
-/// concurrently or out of order, and stale state snapshots are dropped.
-final class CommandOutputs<Output, Failure: Error>: @unchecked Sendable {
-    // Safety: only `let`s of thread-safe types; the handler's vars are touched by the inbox's
-    // serialized delivery only.
+/// The command's state, and the queue of its outputs.
+///
+/// Every decision (may this execution start? has it already ended?) is made under `stateLock`, and
+/// the outputs it implies are appended to `pending` before that lock is released, so they are queued
+/// in exactly the order of the state changes. Whichever thread finds the queue idle delivers it
+/// (`drain()`), outside both locks; a thread that finds it busy — another thread, or a callback of
+/// this very delivery — leaves its steps to the current drainer, which delivers until the queue is
+/// empty. Starting an execution's work is a step too (except under contention, see `begin`): it runs
+/// after the `executing`/`enabled` updates and the `executionSignals` value queued before it.
+///
+/// Two locks, taken in that order when nested (`stateLock`, then `queueLock`), so that threads
+/// knocking on a busy command (`execute` refused) never delay the delivery of its outputs.
+final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
+    // Safety: the state vars are only accessed under `stateLock`, `pending` and `drainer` under
+    // `queueLock`; the subjects are thread-safe and only sent to by the drainer, one step at a time.
     let executing = BehaviorSubject<Bool, Never>(value: false)
     let enabled = BehaviorSubject<Bool, Never>(value: true)
     let executionSignals = Subject<Signal<Output, Never>, Never>()
     let errors = Subject<Failure, Never>()
-    private let inbox = Subject<CommandUpdate<Output, Failure>, Never>()
 
-    init() {
-        let executing = self.executing
-        let enabled = self.enabled
-        let executionSignals = self.executionSignals
-        let errors = self.errors
-        var lastVersion: UInt64 = 0
-        var isExecuting = false
-        var isEnabled = true
-        inbox.subscribe(
-            next: { update in
-                switch update {
-                case .state(let snapshot):
-                    guard snapshot.version > lastVersion else { return }
-                    lastVersion = snapshot.version
-                    if snapshot.executing != isExecuting {
-                        isExecuting = snapshot.executing
-                        executing.send(isExecuting)
-                    }
-                    if snapshot.enabled != isEnabled {
-                        isEnabled = snapshot.enabled
-                        enabled.send(isEnabled)
-                    }
-                case .execution(let signal):
-                    executionSignals.send(signal)
-                case .error(let failure):
-                    errors.send(failure)
-                }
-            },
-            completed: {
-                executing.sendCompleted()
-                enabled.sendCompleted()
-                executionSignals.sendCompleted()
-                errors.sendCompleted()
-            })
+    private let stateLock = Lock()
+    private var enabledInput = true
+    private var concurrent: Bool
+    /// Executions admitted whose `execute` closure is still running: not counted as executing yet,
+    /// but they keep a non-concurrent command from admitting another.
+    private var admitted = 0
+    private var active: [UInt64: CommandExecution<Output, Failure>] = [:]
+    private var nextID: UInt64 = 0
+    private var cancellations: UInt64 = 0
+    private var finished = false
+    /// The values of `executing` and `enabled` as last queued.
+    private var queuedExecuting = false
+    private var queuedEnabled = true
+
+    private let queueLock = Lock()
+    private var pending: [CommandStep<Output, Failure>] = []
+    /// The thread delivering `pending` (`currentThreadID`), if any.
+    private var drainer: UInt?
+
+    init(allowsConcurrentExecution: Bool) {
+        concurrent = allowsConcurrentExecution
     }
 
-    func post(_ update: CommandUpdate<Output, Failure>) {
-        inbox.send(update)
+    var isExecuting: Bool { stateLock.withLock { !active.isEmpty } }
+    var isEnabled: Bool { stateLock.withLock { admissibleLocked } }
+    var allowsConcurrentExecution: Bool { stateLock.withLock { concurrent } }
+
+    /// Whether another execution may be admitted now.
+    private var admissibleLocked: Bool {
+        enabledInput && (concurrent || (active.isEmpty && admitted == 0))
+    }
+
+    /// Queues `before`, the `executing` / `enabled` values that changed since they were last queued,
+    /// then `after`; called under `stateLock`.
+    private func queueStateLocked(
+        before: [CommandStep<Output, Failure>] = [], after: [CommandStep<Output, Failure>] = []
+    ) {
+        var steps = before
+        if !finished {
+            let executingNow = !active.isEmpty
+            if executingNow != queuedExecuting {
+                queuedExecuting = executingNow
+                steps.append(.executing(executingNow))
+            }
+            let enabledNow = enabledInput && (concurrent || active.isEmpty)
+            if enabledNow != queuedEnabled {
+                queuedEnabled = enabledNow
+                steps.append(.enabled(enabledNow))
+            }
+        }
+        steps += after
+        if steps.isEmpty { return }
+        queueLock.withLock { pending += steps }
+    }
+
+    /// Admits an execution if the command is enabled; the caller then calls its closure and `begin`.
+    func admit() -> CommandAdmission? {
+        stateLock.withLock {
+            guard admissibleLocked else { return nil }
+            admitted += 1
+            return CommandAdmission(cancellations: cancellations)
+        }
+    }
+
+    /// Counts an admitted execution, queues its outputs and starts `work` after them; returns the
+    /// execution's replay, or `nil` when `cancel()` was called since it was admitted.
+    ///
+    /// Where the work starts: when the queue is idle, this thread delivers the outputs, then starts
+    /// it; when this thread is already delivering (a callback of the outputs executed the command),
+    /// the start is queued behind the outputs and this thread runs it when the current callback has
+    /// returned; when another thread is delivering, the work starts at once, here — waiting for that
+    /// thread could deadlock, and handing it the work would make it run everyone's work.
+    func begin(
+        _ admission: CommandAdmission, running work: Signal<Output, Failure>
+    ) -> ReplaySubject<Output, Failure>? {
+        let replay = ReplaySubject<Output, Failure>()
+        let inner = replay.signal.catch { _ in Signal<Output, Never>.empty }
+        let me = currentThreadID
+        let decision: (id: UInt64, startNow: Bool, deliver: Bool)? = stateLock.withLock {
+            admitted -= 1
+            guard admission.cancellations == cancellations else { return nil }
+            nextID += 1
+            let id = nextID
+            active[id] = CommandExecution(subscription: nil, replay: replay)
+            queueStateLocked(after: [.execution(inner)])
+            return queueLock.withLock {
+                if let drainer, drainer != me {
+                    return (id, true, false)
+                }
+                pending.append(.start { [self] in run(id, work: work, replay: replay) })
+                if drainer == nil {
+                    drainer = me
+                    return (id, false, true)
+                }
+                return (id, false, false)
+            }
+        }
+        guard let decision else { return nil }
+        if decision.startNow {
+            run(decision.id, work: work, replay: replay)
+        } else if decision.deliver {
+            deliverAsDrainer()
+        }
+        return replay
+    }
+
+    /// Subscribes to an execution's work, unless it was cancelled meanwhile.
+    private func run(_ id: UInt64, work: Signal<Output, Failure>, replay: ReplaySubject<Output, Failure>) {
+        guard stateLock.withLock({ active[id] != nil }) else { return }  // cancelled before its work started
+        let subscription = work.subscribeEvents { [self] event in
+            guard event.isTerminal else {
+                replay.send(event: event)
+                return
+            }
+            // Stop counting the execution first, so its subscribers see the command idle (RAC); the
+            // outputs this queues are delivered after them.
+            guard end(id, failure: event.error) else { return }  // cancelled meanwhile: `cancel()` ended it
+            replay.send(event: event)
+            drain()
+        }
+        let attached = stateLock.withLock {
+            guard active[id] != nil else { return false }
+            active[id]?.subscription = subscription
+            return true
+        }
+        if !attached {
+            subscription.dispose()  // cancelled while the work was starting
+        }
+    }
+
+    /// Stops counting an execution and queues its failure and the state change; `false` if it had
+    /// already ended (cancelled).
+    private func end(_ id: UInt64, failure: Failure?) -> Bool {
+        let ended: CommandExecution<Output, Failure>? = stateLock.withLock {
+            guard let ended = active.removeValue(forKey: id) else { return nil }
+            // The failure goes to `errors` before `executing` turns false.
+            var failed: [CommandStep<Output, Failure>] = []
+            if let failure, !finished { failed.append(.error(failure)) }
+            queueStateLocked(before: failed)
+            return ended
+        }
+        return ended != nil  // released here, outside the lock: it may hold the last reference to the work
+    }
+
+    /// Records the latest value of the `enabled:` input.
+    func setEnabledInput(_ value: Bool) {
+        stateLock.withLock {
+            enabledInput = value
+            queueStateLocked()
+        }
+        drain()
+    }
+
+    /// Changes whether executions may overlap; `enabled` is re-evaluated at once.
+    func setAllowsConcurrentExecution(_ value: Bool) {
+        stateLock.withLock {
+            concurrent = value
+            queueStateLocked()
+        }
+        drain()
+    }
+
+    /// Ends every execution in flight, in start order, and revokes the admissions whose closure is
+    /// still running.
+    func cancelAll() {
+        let cancelled: [CommandExecution<Output, Failure>] = stateLock.withLock {
+            cancellations &+= 1
+            let cancelled = active.sorted { $0.key < $1.key }.map(\.value)
+            active.removeAll()
+            queueStateLocked()
+            return cancelled
+        }
+        for execution in cancelled {
+            execution.subscription?.dispose()
+            execution.replay.sendCompleted()
+        }
+        drain()
     }
 
     /// Completes the outputs (after whatever is queued).
     func finish() {
-        inbox.sendCompleted()
+        stateLock.withLock {
+            finished = true
+            queueLock.withLock { pending.append(.finish) }
+        }
+        drain()
+    }
+
+    /// Delivers the queued steps, in order, unless another delivery is under way (on another thread,
+    /// or further up this thread's stack): that one delivers them.
+    private func drain() {
+        let claimed = queueLock.withLock {
+            guard drainer == nil, !pending.isEmpty else { return false }
+            drainer = currentThreadID
+            return true
+        }
+        if claimed { deliverAsDrainer() }
+    }
+
+    /// Delivers batches until the queue is empty, then gives up the drainer's role; called by the
+    /// drainer only. Steps queued meanwhile (by callbacks, or by other threads) are delivered too, so
+    /// none is ever left behind.
+    private func deliverAsDrainer() {
+        while true {
+            let batch: [CommandStep<Output, Failure>] = queueLock.withLock {
+                if pending.isEmpty {
+                    drainer = nil
+                    return []
+                }
+                defer { pending = [] }
+                return pending
+            }
+            if batch.isEmpty { return }
+            for step in batch { perform(step) }
+        }
+    }
+
+    private func perform(_ step: CommandStep<Output, Failure>) {
+        switch step {
+        case .executing(let value): executing.send(value)
+        case .enabled(let value): enabled.send(value)
+        case .execution(let signal): executionSignals.send(signal)
+        case .error(let failure): errors.send(failure)
+        case .start(let start): start()
+        case .finish:
+            executing.sendCompleted()
+            enabled.sendCompleted()
+            executionSignals.sendCompleted()
+            errors.sendCompleted()
+        }
     }
 }

@@ -142,7 +142,8 @@ final class CommandTests: ResourceCheckedTestCase {
         }
         var inner: [TestRecorder<Int, Never>] = []
         command.executionSignals.subscribe(next: { execution in
-            XCTAssertEqual(works[next].subscriptions.count, 0, "sent before the work starts")
+            // The closure has been called (RAC calls the signal block first), the work not started.
+            XCTAssertEqual(works[next - 1].subscriptions.count, 0, "sent before the work starts")
             inner.append(execution.record(on: scheduler))
         })
         command.execute(())
