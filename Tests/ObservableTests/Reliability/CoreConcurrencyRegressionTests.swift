@@ -5,22 +5,9 @@ import XCTest
 
 /// The deadlocks and races of issue 14's adversarial review, one test each, plus the backlog bound.
 ///
-/// A hang becomes a failure through a watchdog (`runThreads`' timeout, or a semaphore wait with a
-/// timeout); nothing here asserts a duration. Loops repeat a race often enough that the old core hit it
-/// in most runs.
+/// A hang becomes a failure through a watchdog (`runThreads`' timeout, or `waitOrFail`); nothing here
+/// asserts a duration. Loops repeat a race often enough that the old core hit it in most runs.
 final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
-    /// Waits for `semaphore` at most `seconds`; fails (instead of hanging) when it is not signalled.
-    private func expectSignal(
-        _ semaphore: DispatchSemaphore, within seconds: Double = 60, _ what: String,
-        file: StaticString = #filePath, line: UInt = #line
-    ) -> Bool {
-        if semaphore.wait(timeout: .now() + seconds) == .timedOut {
-            XCTFail("\(what) did not happen within \(seconds) s: deadlock?", file: file, line: line)
-            return false
-        }
-        return true
-    }
-
     // MARK: 1 — no user code involved
 
     func testTakeUntilEachOtherFromTwoThreadsDoesNotDeadlock() {
@@ -88,7 +75,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             deliver()
             delivered.signal()
         }.start()
-        guard expectSignal(inside, "the other subscriber's delivery", file: file, line: line) else {
+        guard waitOrFail(inside, within: 60, "the other subscriber's delivery", file: file, line: line) else {
             userLock.unlock()
             return
         }
@@ -97,9 +84,9 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             idle.dispose()
             disposed.signal()
         }.start()
-        let returned = expectSignal(disposed, within: 30, "dispose() of the idle subscription", file: file, line: line)
+        let returned = waitOrFail(disposed, within: 30, "dispose() of the idle subscription", file: file, line: line)
         userLock.unlock()
-        _ = expectSignal(delivered, "the delivery", file: file, line: line)
+        _ = waitOrFail(delivered, within: 60, "the delivery", file: file, line: line)
         _ = returned
         busy.dispose()
     }
@@ -146,16 +133,16 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             subject.send(0)
             finished.signal()
         }.start()
-        guard expectSignal(pumping, "the pump") else { return }
+        guard waitOrFail(pumping, within: 60, "the pump") else { return }
         let disposed = DispatchSemaphore(value: 0)
         Thread {
             other.dispose()  // another subscriber of the pumping subject
             pump.dispose()  // the pump itself
             disposed.signal()
         }.start()
-        _ = expectSignal(disposed, "dispose() behind a reentrant pump")
+        _ = waitOrFail(disposed, within: 60, "dispose() behind a reentrant pump")
         stop.set()
-        _ = expectSignal(finished, "the pump's end")
+        _ = waitOrFail(finished, within: 60, "the pump's end")
     }
 
     // MARK: 4 — a terminal callback in flight
@@ -173,7 +160,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
                 usleep(20_000)
                 finishedCallback.set()
             })
-            guard expectSignal(started, "the completion callback") else { return }
+            guard waitOrFail(started, within: 60, "the completion callback") else { return }
             subscription.dispose()
             XCTAssertTrue(finishedCallback.isSet, "dispose() returned while the completion callback still ran")
         }
@@ -197,10 +184,10 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
                 composite.dispose()
                 firstDone.signal()
             }.start()
-            guard expectSignal(firstStarted, "the first dispose") else { return }
+            guard waitOrFail(firstStarted, within: 60, "the first dispose") else { return }
             composite.dispose()
             XCTAssertTrue(childDisposed.isSet, "the second dispose() returned before the children were disposed")
-            _ = expectSignal(firstDone, "the first dispose's return")
+            _ = waitOrFail(firstDone, within: 60, "the first dispose's return")
         }
     }
 
@@ -246,11 +233,11 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             subject.send(1)
             delivered.signal()
         }.start()
-        guard expectSignal(inside, "the delivery of 1") else { return }
+        guard waitOrFail(inside, within: 60, "the delivery of 1") else { return }
         subject.send(2)  // queued behind the delivery in progress
         XCTAssertEqual(subject.value, 2, "value is the latest value sent")
         release.signal()
-        _ = expectSignal(delivered, "the deliveries")
+        _ = waitOrFail(delivered, within: 60, "the deliveries")
         XCTAssertEqual(subject.value, 2)
     }
 

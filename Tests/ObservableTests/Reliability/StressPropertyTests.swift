@@ -20,9 +20,16 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         }
     }
 
-    func testMutablePropertyIncrementedFromEightThreadsWhileObserversComeAndGoLosesNothing() {
+    /// 8 threads × 40,000 (scaled) `modify { $0 += 1 }` on one property while 4 more threads repeat
+    /// `churn(property, round, problems)` until the writers are done: every increment is stored and reaches
+    /// a permanent observer once, in order, and `churn` reported no problem.
+    private func assertEightWritersLoseNothing(
+        file: StaticString = #filePath, line: UInt = #line,
+        whileFourThreadsRepeat churn: @escaping @Sendable (MutableProperty<Int>, Int, ProblemLog) -> Void
+    ) {
         let setters = 8
         let incrementsPerSetter = StressScale.scaled(40_000)
+        let total = setters * incrementsPerSetter
         let property = MutableProperty(0)
         let permanent = GrammarMonitor<Int>()
         let permanentRecord = CountingRecord()
@@ -31,42 +38,48 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         let settersDone = Atomic<Int>(0)
         let problems = ProblemLog()
         let churned = Atomic<Int>(0)
-        runThreads(setters + 4) { index in
+        runThreads(setters + 4, file: file, line: line) { index in
             if index < setters {
                 for _ in 0..<incrementsPerSetter { property.modify { $0 += 1 } }
                 settersDone.add(1, ordering: .acquiringAndReleasing)
                 return
             }
-            // Observers subscribing and disposing on their own threads: each sees the value current when
-            // it subscribed, then every later value, one by one.
             var round = 0
             while settersDone.load(ordering: .acquiring) < setters {
-                let monitor = GrammarMonitor<Int>()
-                let record = CountingRecord()
-                monitor.onValue = { record.see($0) }
-                let subscription = monitor.subscribe(to: property)
-                spin((round % 5) * 1_000)
-                subscription.dispose()
-                monitor.markDisposed()
+                churn(property, round, problems)
                 round += 1
                 churned.add(1, ordering: .relaxed)
-                // (Disposed before the delivering thread got to its initial value, it may have seen nothing.)
-                if record.broken > 0 || monitor.overlaps > 0 || monitor.eventsAfterDispose > 0 {
-                    problems.add(
-                        "observer: first \(String(describing: record.first)), broken \(record.broken), "
-                            + "overlaps \(monitor.overlaps), after dispose \(monitor.eventsAfterDispose)")
-                }
             }
         }
-        XCTAssertEqual(problems.entries, [])
-        XCTAssertEqual(property.value, setters * incrementsPerSetter, "every increment is stored")
-        permanent.assertWellFormed("permanent observer")
-        XCTAssertEqual(permanentRecord.first, 0)
-        XCTAssertEqual(permanentRecord.broken, 0, "every value delivered once, in order")
-        XCTAssertEqual(permanentRecord.last, setters * incrementsPerSetter)
-        XCTAssertEqual(permanent.nextCount, setters * incrementsPerSetter + 1)
-        XCTAssertGreaterThan(churned.load(ordering: .relaxed), 0)
+        XCTAssertEqual(problems.entries, [], file: file, line: line)
+        XCTAssertEqual(property.value, total, "every increment is stored", file: file, line: line)
+        permanent.assertWellFormed("permanent observer", file: file, line: line)
+        XCTAssertEqual(permanentRecord.first, 0, file: file, line: line)
+        XCTAssertEqual(permanentRecord.broken, 0, "every value delivered once, in order", file: file, line: line)
+        XCTAssertEqual(permanentRecord.last, total, file: file, line: line)
+        XCTAssertEqual(permanent.nextCount, total + 1, file: file, line: line)
+        XCTAssertGreaterThan(churned.load(ordering: .relaxed), 0, "the churning threads ran", file: file, line: line)
         permanentSubscription.dispose()
+    }
+
+    func testMutablePropertyIncrementedFromEightThreadsWhileObserversComeAndGoLosesNothing() {
+        // Observers subscribing and disposing on their own threads: each sees the value current when it
+        // subscribed, then every later value, one by one.
+        assertEightWritersLoseNothing { property, round, problems in
+            let monitor = GrammarMonitor<Int>()
+            let record = CountingRecord()
+            monitor.onValue = { record.see($0) }
+            let subscription = monitor.subscribe(to: property)
+            spin((round % 5) * 1_000)
+            subscription.dispose()
+            monitor.markDisposed()
+            // (Disposed before the delivering thread got to its initial value, it may have seen nothing.)
+            if record.broken > 0 || monitor.overlaps > 0 || monitor.eventsAfterDispose > 0 {
+                problems.add(
+                    "observer: first \(String(describing: record.first)), broken \(record.broken), "
+                        + "overlaps \(monitor.overlaps), after dispose \(monitor.eventsAfterDispose)")
+            }
+        }
     }
 
     /// Found by the leak check (AddressSanitizer) on a loaded CI machine: threads subscribing and disposing
@@ -76,31 +89,9 @@ final class StressPropertyTests: ResourceCheckedTestCase {
     /// subscription now waits for room like a set, and a gate handed over to the writers parked on the
     /// full queue is theirs to take first.
     func testMutablePropertyWritersAreNotStarvedByObserversSubscribingAndDisposingInATightLoop() {
-        let setters = 8
-        let incrementsPerSetter = StressScale.scaled(40_000)
-        let property = MutableProperty(0)
-        let permanent = GrammarMonitor<Int>()
-        let permanentRecord = CountingRecord()
-        permanent.onValue = { permanentRecord.see($0) }
-        let permanentSubscription = permanent.subscribe(to: property)
-        let settersDone = Atomic<Int>(0)
-        let churned = Atomic<Int>(0)
-        runThreads(setters + 4) { index in
-            if index < setters {
-                for _ in 0..<incrementsPerSetter { property.modify { $0 += 1 } }
-                settersDone.add(1, ordering: .acquiringAndReleasing)
-                return
-            }
-            while settersDone.load(ordering: .acquiring) < setters {
-                property.signal.subscribe(next: { _ in }).dispose()
-                churned.add(1, ordering: .relaxed)
-            }
+        assertEightWritersLoseNothing { property, _, _ in
+            property.signal.subscribe(next: { _ in }).dispose()
         }
-        XCTAssertEqual(property.value, setters * incrementsPerSetter, "every increment is stored")
-        XCTAssertEqual(permanentRecord.broken, 0, "every value delivered once, in order")
-        XCTAssertEqual(permanentRecord.last, setters * incrementsPerSetter)
-        XCTAssertGreaterThan(churned.load(ordering: .relaxed), 0)
-        permanentSubscription.dispose()
     }
 
     func testMutablePropertyObserversReleasedWithThePropertyWhileThreadsSetEndQuietly() {
