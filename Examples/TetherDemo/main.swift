@@ -6,7 +6,7 @@ import Foundation
     import Musl
 #endif
 
-// tether-demo: the seeds' login form and live search, built with Tether. See `Options.usage`.
+// tether-demo: the login form and live search of the ReactiveCocoa tutorials, built with Tether. See `Options.usage`.
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("tether-demo: \(message)\n".utf8))

@@ -110,9 +110,10 @@ extension NotificationCenter {
 /// acquire/release pair that Thread Sanitizer can see.
 ///
 /// Foundation's lock orders `addObserver` before a post's snapshot of its observers, but it is invisible
-/// to TSan (see LINUX-NOTES.md), which then reports the subscriber's setup as racing with its first
-/// delivery. The release store after construction and the acquire load per post make the real ordering
-/// visible, so no suppression is needed; on x86-64 the load is a plain move.
+/// to TSan (see the Linux notes article, Observable.docc/LinuxNotes.md), which then reports the
+/// subscriber's setup as racing with its first delivery. The release store after construction and the
+/// acquire load per post make the real ordering visible, so no suppression is needed; on x86-64 the load
+/// is a plain move.
 final class NotificationForwarder: @unchecked Sendable {
     // Safety: `forward` is immutable and published by `published`'s release store.
     private let forward: @Sendable (Notification) -> Void

@@ -1,7 +1,7 @@
 import Binding
 import XCTest
 
-/// The seeds' "Twitter Instant" live search (RWSearchFormViewController) as a view model:
+/// The RAC tutorials' "Twitter Instant" live search (RWSearchFormViewController) as a view model:
 /// text → validity colour; valid text → debounce (RAC's `throttle:`) → the latest search → results.
 private final class SearchViewModel: KeyPathObservable {
     enum Colour { case white, yellow }
@@ -18,7 +18,7 @@ private final class SearchViewModel: KeyPathObservable {
     }
 }
 
-/// The results table of the seeds' split view.
+/// The results table of the RAC tutorials' split view.
 private final class ResultsView: BindingTarget {
     var rows: [String] = []
 }

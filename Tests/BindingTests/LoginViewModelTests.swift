@@ -1,8 +1,8 @@
 import Binding
 import XCTest
 
-// The seeds' login form: `LoginViewModel` with `enableLoginSignal` and `LoginCommand` (seed 001, MVVM
-// chapter), with the field colours and the failure label of the sign-in tutorial (seed 000).
+// The RAC tutorials' login form: `LoginViewModel` with `enableLoginSignal` and `LoginCommand` (the MVVM
+// chapter), with the field colours and the failure label of the sign-in tutorial.
 // The Objective-C original is about 45 lines of `initialBind`; this is the same model in Swift.
 
 private enum FieldColour { case clear, yellow }

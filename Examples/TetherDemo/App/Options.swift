@@ -7,7 +7,7 @@ struct Options: Equatable {
     static let usage = """
         Usage: tether-demo [--script FILE] [--size COLSxROWS] [--help]
 
-        The seeds' login form and live search, built with Tether, in your terminal.
+        The login form and live search of the ReactiveCocoa tutorials, built with Tether, in your terminal.
 
         In a terminal it takes over the screen: Tab/Shift-Tab move between fields (and screens),
         Enter signs in, ←/→ switch screens, Ctrl-C quits and restores the terminal.

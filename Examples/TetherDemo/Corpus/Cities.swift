@@ -1,4 +1,4 @@
-/// The live search's corpus: world cities, "City, Country" — a local stand-in for the seeds' Twitter
+/// The live search's corpus: world cities, "City, Country" — a local stand-in for the RAC tutorials' Twitter
 /// search, small enough to read and large enough that typing narrows it visibly.
 enum Corpus {
     static let cities: [String] = [

@@ -163,7 +163,7 @@ enum Renderer {
         var lines: [Line] = [
             Line(),
             Line("  Live search", .bold)
-                + Line(" — the seeds' \"Twitter Instant\" over \(search.service.corpus.count) cities"),
+                + Line(" — the RAC tutorial's \"Twitter Instant\" over \(search.service.corpus.count) cities"),
             Line("  The query goes filter(≥ 3 chars) → debounce(0.3 s) → flatMapLatest(search)", .dim),
             Line("  → deliver(on: UI); each search takes 0.6 s on a background scheduler.", .dim),
             Line(),

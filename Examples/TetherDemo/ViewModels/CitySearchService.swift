@@ -1,7 +1,7 @@
 import Bridges
 import Observable
 
-/// The seeds' Twitter search, local: finds cities in ``Corpus`` after a simulated network delay,
+/// The RAC tutorials' Twitter search, local: finds cities in ``Corpus`` after a simulated network delay,
 /// on its own (background) scheduler.
 ///
 /// The delay is what makes stale searches visible: a search that is still "on the wire" when the

@@ -16,7 +16,7 @@ enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The seeds' `RWDummySignInService`, as a signal: answers after a delay on its own scheduler
+/// The RAC tutorials' `RWDummySignInService`, as a signal: answers after a delay on its own scheduler
 /// (a background `QueueScheduler` in the terminal, virtual time in scripts).
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Binding
 import Observable
 
-/// The seeds' login form (their MVVM chapter's `LoginViewModel` and the RAC tutorial's sign-in
+/// The RAC tutorials' login form (their MVVM chapter's `LoginViewModel` and the RAC tutorial's sign-in
 /// screen), as a view model: two observed fields, their validity, whether signing in is possible,
 /// and the sign-in command.
 ///
@@ -13,7 +13,7 @@ import Observable
 /// login.signIn.execute(())                                         // 800 ms later: next(User("tether"))
 /// ```
 final class LoginViewModel: KeyPathObservable {
-    /// The seeds' `isValidUsername:` / `isValidPassword:` (length > 3).
+    /// The RAC tutorials' `isValidUsername:` / `isValidPassword:` (length > 3).
     static let minimumLength = 4
 
     @Observed var username = ""
@@ -37,12 +37,12 @@ final class LoginViewModel: KeyPathObservable {
         observe(\.password).map(Self.isValid)
     }
 
-    /// Both fields valid (the seeds' `signUpActiveSignal`): `combineLatest` of the two validities.
+    /// Both fields valid (the RAC tutorials' `signUpActiveSignal`): `combineLatest` of the two validities.
     var enableLogin: Signal<Bool, Never> {
         Signal.combineLatest(usernameIsValid, passwordIsValid).map { $0 && $1 }
     }
 
-    /// Signs in with the current fields (the seeds' `LoginCommand`). Enabled while ``enableLogin``
+    /// Signs in with the current fields (the RAC tutorials' `LoginCommand`). Enabled while ``enableLogin``
     /// and not already signing in; its work runs on the service's scheduler and reports back on
     /// the UI scheduler, so `executing`, `enabled`, `errors` and the results all arrive there.
     private(set) lazy var signIn: Command<Void, User, SignInError> = Command(enabled: enableLogin) {

@@ -2,7 +2,7 @@ import Binding
 import Foundation
 import Observable
 
-/// The seeds' "Twitter Instant" (RWSearchFormViewController), as a view model:
+/// The RAC tutorials' "Twitter Instant" (RWSearchFormViewController), as a view model:
 ///
 /// ```
 /// query ─filter(≥ 3 chars)─debounce(300 ms)─flatMapLatest(search on a background scheduler)─deliver(on: UI)─▶ results
@@ -10,7 +10,7 @@ import Observable
 ///
 /// RAC's `throttle:0.5` is Tether's `debounce` (it waits for a pause); `flatMapLatest` (RAC's
 /// `flattenMap:` + `switchToLatest`) cancels a search still in flight when a newer query arrives,
-/// which the seeds' `flattenMap:` did not — ``stats`` counts both.
+/// which the RAC tutorials' `flattenMap:` did not — ``stats`` counts both.
 ///
 /// ```swift
 /// let search = SearchViewModel(service: CitySearchService(scheduler: background), ui: QueueScheduler.main)
@@ -21,7 +21,7 @@ final class SearchViewModel: KeyPathObservable {
     static let minimumQueryLength = 3
     static let debounceInterval: Duration = .milliseconds(300)
 
-    /// The search field's text (the seeds' `searchText.rac_textSignal`).
+    /// The search field's text (the RAC tutorials' `searchText.rac_textSignal`).
     @Observed var query = ""
     /// The latest results, on the UI scheduler; `nil` until the first search finishes.
     @Observed private(set) var results: SearchResults?
@@ -40,7 +40,7 @@ final class SearchViewModel: KeyPathObservable {
         bind(\.results, to: results)  // RAC(self, results) = …
     }
 
-    /// Whether the query is long enough to search (the seeds' `isValidSearchText:`, length > 2),
+    /// Whether the query is long enough to search (the RAC tutorials' `isValidSearchText:`, length > 2),
     /// current value first.
     var queryIsValid: Signal<Bool, Never> {
         observe(\.query).map(Self.isValid)

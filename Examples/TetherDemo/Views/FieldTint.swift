@@ -1,4 +1,4 @@
-/// A field's colour, bound from its validity (the seeds' `backgroundColor`: clear when valid,
+/// A field's colour, bound from its validity (the RAC tutorials' `backgroundColor`: clear when valid,
 /// yellow when not).
 enum FieldTint: Equatable, Sendable {
     case valid

@@ -2,7 +2,7 @@ import Binding
 import Observable
 
 /// What the login screen shows besides the fields' text (which the view model holds): the state the
-/// bindings write. A plain class, bound like a `UIView` in the seeds.
+/// bindings write. A plain class, bound like a `UIView` in the RAC tutorials.
 final class LoginForm: BindingTarget {
     /// The focusable items, in Tab order.
     enum Item: CaseIterable, Sendable {
@@ -25,7 +25,7 @@ final class LoginForm: BindingTarget {
     var message: Message?
     let signInButton = Button(title: "Sign in")
 
-    /// The seeds' `bindModel`: every line is one `RAC(view, property) = signal`. Each signal is metered,
+    /// The RAC tutorials' `bindModel`: every line is one `RAC(view, property) = signal`. Each signal is metered,
     /// so the status line counts it and the screen redraws.
     func bind(to login: LoginViewModel, ui: any Scheduler, meter: EventMeter) -> any Disposable {
         let command = login.signIn

@@ -14,7 +14,7 @@ import Synchronization
 /// is 4 bytes inside its owner. A contended `lock()` retries a few times, then parks in the kernel, and
 /// `unlock()` wakes one parked thread — so a lock stays cheap when threads outnumber cores. It is built
 /// on an `Atomic` compiled in this module, so Thread Sanitizer sees its acquire/release edges (it does
-/// not see the futex inside `Synchronization.Mutex` on Linux; see LINUX-NOTES.md).
+/// not see the futex inside `Synchronization.Mutex` on Linux; see <doc:LinuxNotes>).
 ///
 /// States: 0 unlocked, 1 locked, 2 locked with (possibly) parked waiters.
 ///

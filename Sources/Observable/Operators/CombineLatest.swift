@@ -88,7 +88,7 @@ extension Signal {
     /// (RAC's `+combineLatest:reduce:`).
     ///
     /// ```swift
-    /// // The seeds' login form: the button is enabled when both fields are valid.
+    /// // The login form of the ReactiveCocoa tutorials: the button is enabled when both fields are valid.
     /// let enabled = Signal.combineLatest(validUsername, validPassword).map { $0 && $1 }
     /// ```
     /// Marble: `a: -t---f-`, `b: ---t---` → `---(t,t)-(f,t)-`

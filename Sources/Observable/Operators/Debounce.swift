@@ -9,7 +9,7 @@ extension SignalConvertible where Value: Sendable {
     /// interval counts as zero.
     ///
     /// ```swift
-    /// // The seeds' live search: search only once typing paused for half a second.
+    /// // The live search of the ReactiveCocoa tutorials: search only once typing paused for half a second.
     /// searchText
     ///     .filter { $0.count > 2 }
     ///     .debounce(.milliseconds(500), on: QueueScheduler.main)

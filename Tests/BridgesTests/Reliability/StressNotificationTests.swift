@@ -23,7 +23,7 @@ final class TrapSender: @unchecked Sendable {
 }
 
 /// Stress: NotificationCenter posts from several threads while bridged observers come and go, and the
-/// Linux Foundation traps (see LINUX-NOTES.md) under load.
+/// Linux Foundation traps (see the Linux notes article, Observable.docc/LinuxNotes.md) under load.
 final class StressNotificationTests: ResourceCheckedTestCase {
     func testPostsFromEightThreadsWhileBridgedObserversAreAddedAndRemovedReachEachLiveObserverOnce() {
         let center = NotificationCenter()

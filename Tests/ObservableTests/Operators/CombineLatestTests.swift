@@ -70,7 +70,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testCombineLatestWithSynchronousSourcesPairsLastValueOfFirstWithEachOfSecond() {
-        // The seeds' example: A sends A1, A2 on subscription; B sends B1, B2, B3.
+        // The RAC tutorials' example: A sends A1, A2 on subscription; B sends B1, B2, B3.
         let a = Signal<String, Never>(values: ["A1", "A2"])
         let b = Signal<String, Never>(values: ["B1", "B2", "B3"])
         let log = EventLog<String, Never>()
@@ -383,7 +383,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next(2)])
     }
 
-    // MARK: The seeds' login form
+    // MARK: The RAC tutorials' login form
 
     func testLoginFormEnablesSignInOnlyWhenUsernameAndPasswordAreBothValid() {
         let usernameText = BehaviorSubject<String, Never>(value: "")

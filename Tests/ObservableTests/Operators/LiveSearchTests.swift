@@ -1,11 +1,11 @@
 import Observable
 import XCTest
 
-/// The seeds' live search (RAC tutorial "TwitterInstant"): text → `filter(isValidSearchText)` →
+/// The RAC tutorials' live search (RAC tutorial "TwitterInstant"): text → `filter(isValidSearchText)` →
 /// `throttle:0.5` (Tether's `debounce`) → search → results, on virtual time.
 ///
 /// `flatMap` was not on main when this was written, so the search is started from the debounced
-/// signal's subscriber; once `flatMap` exists, `.flatMap { search($0) }` is the seeds' exact shape.
+/// signal's subscriber; once `flatMap` exists, `.flatMap { search($0) }` is the RAC tutorials' exact shape.
 final class LiveSearchTests: ResourceCheckedTestCase {
     private let corpus = ["swift", "swiftui", "switch", "reactive", "react", "rust"]
 

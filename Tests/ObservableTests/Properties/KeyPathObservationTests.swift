@@ -157,8 +157,8 @@ final class KeyPathObservationTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next("a"), .completed])
     }
 
-    func testLoginFormValidityFromTheSeedsViewModel() {
-        // The seeds' `[RACSignal combineLatest:@[RACObserve(self.account, account),
+    func testLoginFormValidityFromTheTutorialsViewModel() {
+        // The RAC tutorials' `[RACSignal combineLatest:@[RACObserve(self.account, account),
         // RACObserve(self.account, pwd)] reduce:…]`, in Swift.
         let vm = LoginViewModel()
         let log = EventLog<Bool, Never>()
