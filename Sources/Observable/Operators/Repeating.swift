@@ -1,0 +1,41 @@
+extension SignalConvertible {
+    /// Resubscribes to the source every time it completes, forever; values from every subscription
+    /// are sent (RAC's `repeat`). An error is sent on and ends the result; the result itself never
+    /// completes. Disposing the subscription ends the current subscription to the source and
+    /// stops the repetition.
+    ///
+    /// A source that completes synchronously is resubscribed in a loop rather than recursively (as
+    /// RAC trampolines), so the stack does not grow: bound the result with ``take(_:)`` or
+    /// ``take(until:)``. A source that completes synchronously without sending anything makes an
+    /// unbounded `repeat()` loop forever, as in RAC.
+    ///
+    /// ```swift
+    /// Signal(value: 1).repeat().take(3)   // 1, 1, 1, then completes
+    /// ```
+    /// Marble: `-1|` → `-1-1-1-…`
+    @inlinable
+    public func `repeat`() -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            let loop = RetryLoop()
+            func subscribeOnce() {
+                let child = CompositeDisposable(partOf: lifetime)
+                guard let key = lifetime.add(child) else { return }
+                upstream.start(
+                    Sink { event in
+                        switch event {
+                        case .next:
+                            sink.send(event)
+                        case .error:
+                            sink.send(event)
+                            lifetime.dispose()
+                        case .completed:
+                            lifetime.remove(key)
+                            loop.run(subscribeOnce)
+                        }
+                    }, in: child)
+            }
+            loop.run(subscribeOnce)
+        })
+    }
+}
