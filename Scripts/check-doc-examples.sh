@@ -1,43 +1,70 @@
 #!/usr/bin/env bash
-# Compiles every ```swift code block of README.md and of the DocC articles (Sources/*/*.docc/**/*.md)
-# against the library, so the examples in the documentation keep up with the code.
+# Compiles every ```swift code block of README.md, of the DocC articles (Sources/*/*.docc/**/*.md) and
+# of the `///` doc comments in Sources/**/*.swift against the library, so the examples in the
+# documentation keep up with the code.
 #
-#   Scripts/check-doc-examples.sh [file.md ...]     (default: README.md and every .docc article)
+#   Scripts/check-doc-examples.sh [file.md | file.swift ...]   (default: README.md, every .docc article
+#                                                                and every source file's doc comments)
 #
 # How blocks are compiled: each Markdown file becomes one module (Swift 6 language mode) that imports
-# Foundation, Dispatch, XCTest, Observable, Bridges and Binding. Each block becomes the body of its own
-# `func … async throws`, so it may use `await` and `try` and declare local types (its `import` lines
-# move to file scope). Errors and warnings (except "value never used") fail the check; they point at
-# the Markdown file and line.
+# Foundation, Dispatch, XCTest, Observable, Bridges and Binding; so do the doc comments of each library
+# module's sources, batched into one module per library module (Observable, Bridges, Binding). Each
+# block becomes the body of its own `func … async throws`, so it may use `await` and `try` and declare
+# local types (its `import` lines move to file scope). Errors and warnings (except "value never used")
+# fail the check; they point at the Markdown or Swift file and line of the example.
 #
-# Markers — an HTML comment on the line before the block's opening fence (DocC and GitHub don't show it):
+# Markers — an HTML comment on the line before the block's opening fence (DocC and GitHub don't show it);
+# in a doc comment, as a doc-comment line (`/// <!-- example: skip -->`):
 #   <!-- example: skip -->        a fragment or another language in a swift fence: not compiled
 #   <!-- example: top-level -->   declarations placed at file scope (protocols, extensions, global
 #                                 functions, types the article's other blocks use)
 #   <!-- example: main-actor -->  the block's function is @MainActor
-# Blocks fenced as anything but ```swift (```text, ```sh, a bare ```) are never compiled.
+# In Markdown, blocks fenced as anything but ```swift (```text, ```sh, a bare ```) are never compiled.
+# In doc comments a bare ``` fence is Swift (as DocC reads it) and is compiled; fence diagrams and
+# output as ```text.
 # Environment: TETHER_SCRATCH (build directory, default .build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
 
+markdown_files=()
+swift_files=()
 if [ $# -gt 0 ]; then
-    files=("$@")
+    for file in "$@"; do
+        case "$file" in
+            *.swift) swift_files+=("$file") ;;
+            *) markdown_files+=("$file") ;;
+        esac
+    done
 else
-    files=(README.md)
-    while IFS= read -r file; do files+=("$file"); done < <(find Sources -path '*.docc/*' -name '*.md' | sort)
+    markdown_files=(README.md)
+    while IFS= read -r file; do markdown_files+=("$file"); done < <(find Sources -path '*.docc/*' -name '*.md' | sort)
+    while IFS= read -r file; do swift_files+=("$file"); done < <(find Sources -name '*.swift' | sort)
 fi
+doc_modules=("${TETHER_MODULES[@]}")
 
 work="$TETHER_SCRATCH/tether-doc-examples"
 rm -rf "$work/src"
 mkdir -p "$work/src" "$work/obj"
 modules_dir=$(tether_build_modules)
 
-# Writes the Swift file for one Markdown file; prints the number of blocks compiled.
+# generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks compiled and
+# skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///` lines, with the
+# `///` and one space removed; any other line ends a doc comment). In doc comments a bare ``` fence
+# is Swift too, as DocC reads it.
 generate() {
-    local markdown=$1 output=$2
-    awk -v file="$markdown" '
+    local output=$1 mode=$2
+    shift 2
+    awk -v mode="$mode" '
         function flush_marker() { marker = pending; pending = "" }
+        function unterminated() {
+            if (inside != 0) {
+                printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
+                failed = 1
+                if (inside == 1) { print "#sourceLocation()"; if (marker != "top-level") print "}"; print "" }
+            }
+            inside = 0; marker = ""; pending = ""
+        }
         BEGIN {
             print "import Foundation"
             print "import Dispatch"
@@ -46,7 +73,12 @@ generate() {
             print "import Bridges"
             print "import Binding"
             print ""
-            inside = 0; count = 0; pending = ""
+            inside = 0; count = 0; skipped = 0; pending = ""
+        }
+        FNR == 1 { unterminated(); file = FILENAME }
+        mode == "doc" {
+            if ($0 !~ /^[ \t]*\/\/\/( |$)/) { unterminated(); next }
+            sub(/^[ \t]*\/\/\/ ?/, "")
         }
         inside == 0 && /^[ \t]*<!--[ \t]*example:[ \t]*[a-z-]+[ \t]*-->[ \t]*$/ {
             pending = $0
@@ -54,19 +86,20 @@ generate() {
             sub(/[ \t]*-->[ \t]*$/, "", pending)
             next
         }
-        inside == 0 && /^[ \t]*```[ \t]*swift[ \t]*$/ {
+        inside == 0 && (/^[ \t]*```[ \t]*swift[ \t]*$/ || (mode == "doc" && /^[ \t]*```[ \t]*$/)) {
             flush_marker()
+            opened = FNR
             match($0, /^[ \t]*/); indent = RLENGTH
-            if (marker == "skip") { inside = 2; next }
+            if (marker == "skip") { inside = 2; skipped++; next }
             if (marker != "" && marker != "top-level" && marker != "main-actor") {
-                printf "%s:%d: error: unknown marker \"example: %s\"\n", file, NR - 1, marker > "/dev/stderr"
+                printf "%s:%d: error: unknown marker \"example: %s\"\n", file, FNR - 1, marker > "/dev/stderr"
                 failed = 1
             }
             inside = 1; count++
             if (marker != "top-level") {
                 printf "%sfunc example%d() async throws {\n", (marker == "main-actor" ? "@MainActor " : ""), count
             }
-            printf "#sourceLocation(file: \"%s\", line: %d)\n", file, NR + 1
+            printf "#sourceLocation(file: \"%s\", line: %d)\n", file, FNR + 1
             next
         }
         inside > 0 && /^[ \t]*```[ \t]*$/ {
@@ -82,31 +115,25 @@ generate() {
         }
         inside == 1 { print substr($0, indent + 1); next }
         inside == 2 { next }
-        /^[ \t]*```/ { inside = 2; pending = ""; next }   # another language: skip its body
+        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
         /[^ \t]/ { pending = "" }
         END {
+            unterminated()
             for (line in imports) { sub(/^[ \t]*/, "", line); print line }
-            if (inside != 0) { printf "%s: error: unterminated code block\n", file > "/dev/stderr"; failed = 1 }
-            print count > "/dev/stderr"
+            print count, skipped > "/dev/stderr"
             exit failed
         }
-    ' "$markdown" >"$output" 2>"$output.count"
+    ' "$@" >"$output" 2>"$output.count"
 }
 
-status=0
-total=0
-for markdown in "${files[@]}"; do
-    slug=$(echo "$markdown" | sed 's/[^A-Za-z0-9]/_/g')
-    source_file="$work/src/$slug.swift"
-    if ! generate "$markdown" "$source_file"; then
-        grep -v '^[0-9]*$' "$source_file.count" >&2 || true
-        status=1
-        continue
-    fi
-    blocks=$(tail -n 1 "$source_file.count")
+# compile NAME LABEL SOURCE_FILE — compiles one generated file; reports on LABEL.
+compile() {
+    local slug=$1 label=$2 source_file=$3 blocks skips
+    read -r blocks skips < <(tail -n 1 "$source_file.count")
     total=$((total + blocks))
-    [ "$blocks" -eq 0 ] && continue
-    log="$work/obj/$slug.log"
+    skipped=$((skipped + skips))
+    [ "$blocks" -eq 0 ] && return 0
+    local log="$work/obj/$slug.log"
     if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
         -I "$modules_dir" "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
@@ -114,20 +141,50 @@ for markdown in "${files[@]}"; do
         # except unused-value ones: examples often declare values to show them.
         if grep ': warning:' "$log" | grep -qv '\[#no-usage\]'; then
             cat "$log" >&2
-            echo "FAIL  $markdown: warnings (generated: $source_file)" >&2
+            echo "FAIL  $label: warnings (generated: $source_file)" >&2
             status=1
         else
-            echo "ok    $markdown ($blocks blocks)"
+            echo "ok    $label ($blocks blocks$([ "$skips" -gt 0 ] && echo ", $skips skipped"))"
         fi
     else
         cat "$log" >&2
-        echo "FAIL  $markdown (generated: $source_file)" >&2
+        echo "FAIL  $label (generated: $source_file)" >&2
+        status=1
+    fi
+}
+
+status=0
+total=0
+skipped=0
+for markdown in "${markdown_files[@]}"; do
+    slug=$(echo "$markdown" | sed 's/[^A-Za-z0-9]/_/g')
+    source_file="$work/src/$slug.swift"
+    if generate "$source_file" markdown "$markdown"; then
+        compile "$slug" "$markdown" "$source_file"
+    else
+        grep -v '^[0-9]* [0-9]*$' "$source_file.count" >&2 || true
+        status=1
+    fi
+done
+# The doc comments of each module's sources: one compilation unit per module, for speed.
+for module in "${doc_modules[@]}"; do
+    sources=()
+    for file in "${swift_files[@]}"; do
+        case "$file" in Sources/"$module"/*) sources+=("$file") ;; esac
+    done
+    [ ${#sources[@]} -eq 0 ] && continue
+    slug="${module}_doc_comments"
+    source_file="$work/src/$slug.swift"
+    if generate "$source_file" doc "${sources[@]}"; then
+        compile "$slug" "/// in Sources/$module" "$source_file"
+    else
+        grep -v '^[0-9]* [0-9]*$' "$source_file.count" >&2 || true
         status=1
     fi
 done
 
 if [ $status -eq 0 ]; then
-    echo "check-doc-examples: $total blocks in ${#files[@]} files compile ($(tether_elapsed))"
+    echo "check-doc-examples: $total blocks in ${#markdown_files[@]} Markdown files and the doc comments of ${#swift_files[@]} source files compile, $skipped skipped ($(tether_elapsed))"
 else
     echo "check-doc-examples: some examples do not compile (see above; $(tether_elapsed))" >&2
 fi

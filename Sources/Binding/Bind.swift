@@ -11,12 +11,16 @@ extension BindingTarget {
     /// scheduler (a UI thread).
     ///
     /// ```swift
+    /// enum Colour { case white, yellow }
     /// final class LoginView: BindingTarget {
     ///     var usernameColour = Colour.white
     ///     var isLoginEnabled = false
     /// }
-    /// view.bind(\.usernameColour, to: viewModel.usernameValid.map { $0 ? .white : .yellow })
-    /// view.bind(\.isLoginEnabled, to: viewModel.login.enabled)
+    /// let view = LoginView()
+    /// let usernameValid = Subject<Bool, Never>()
+    /// let login = Command { print("signing in") }
+    /// view.bind(\.usernameColour, to: usernameValid.map { $0 ? .white : .yellow })
+    /// view.bind(\.isLoginEnabled, to: login.enabled)
     /// ```
     /// Marble: source `-a--b-|`, property after each frame `-a--b--` (the binding ends at `|`).
     @discardableResult
@@ -31,7 +35,10 @@ extension BindingTarget {
     /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)``.
     ///
     /// ```swift
-    /// resultsView.bind(\.rows, to: viewModel.results, on: uiScheduler)
+    /// final class ResultsView: BindingTarget { var rows: [String] = [] }
+    /// let resultsView = ResultsView()
+    /// let results = Subject<[String], Never>()
+    /// resultsView.bind(\.rows, to: results, on: QueueScheduler.main)
     /// ```
     @discardableResult
     public func bind<Value: Sendable>(
@@ -47,7 +54,10 @@ extension BindingTarget {
     /// Binds an optional property to a signal of non-optional values.
     ///
     /// ```swift
-    /// view.bind(\.selectedName, to: viewModel.names.map { $0.first ?? "" })   // selectedName: String?
+    /// final class View: BindingTarget { var selectedName: String? }
+    /// let view = View()
+    /// let names = Subject<[String], Never>()
+    /// view.bind(\.selectedName, to: names.map { $0.first ?? "" })
     /// ```
     @discardableResult
     public func bind<Value>(
@@ -61,7 +71,10 @@ extension BindingTarget {
     /// (RAC's `RAC(target, keyPath, nilValue) = signal`).
     ///
     /// ```swift
-    /// view.bind(\.resultCount, to: viewModel.results.map { $0?.count }, nilValue: 0)
+    /// final class View: BindingTarget { var resultCount = 0 }
+    /// let view = View()
+    /// let results = Subject<[String]?, Never>()
+    /// view.bind(\.resultCount, to: results.map { $0?.count }, nilValue: 0)
     /// ```
     @discardableResult
     public func bind<Value>(
@@ -75,8 +88,11 @@ extension BindingTarget {
     /// The slot `keyPath` of this object, to bind with `<~`: `object[\.property] <~ signal`.
     ///
     /// ```swift
-    /// view[\.isLoginEnabled] <~ viewModel.login.enabled
-    /// view[\.spinnerVisible] <~ viewModel.login.executing
+    /// final class LoginView: BindingTarget { var isLoginEnabled = false; var spinnerVisible = false }
+    /// let view = LoginView()
+    /// let login = Command { print("signing in") }
+    /// view[\.isLoginEnabled] <~ login.enabled
+    /// view[\.spinnerVisible] <~ login.executing
     /// ```
     public subscript<Value>(keyPath: ReferenceWritableKeyPath<Self, Value>) -> BindingSlot<Self, Value> {
         BindingSlot(target: self, keyPath: keyPath)
@@ -88,8 +104,11 @@ extension BindingTarget {
 /// It holds the object weakly, so keeping a slot around never keeps the object alive.
 ///
 /// ```swift
+/// final class Button: BindingTarget { var isEnabled = true }
+/// let button = Button()
+/// let login = Command { print("signing in") }
 /// let enabledSlot = button[\.isEnabled]
-/// enabledSlot <~ viewModel.login.enabled
+/// enabledSlot <~ login.enabled
 /// ```
 public struct BindingSlot<Target: BindingTarget, Value> {
     /// The object, or `nil` once it is gone.
@@ -100,6 +119,8 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     /// Creates a slot for `keyPath` of `target`.
     ///
     /// ```swift
+    /// final class Button: BindingTarget { var isEnabled = true }
+    /// let button = Button()
     /// let slot = BindingSlot(target: button, keyPath: \.isEnabled)
     /// ```
     public init(target: Target, keyPath: ReferenceWritableKeyPath<Target, Value>) {
@@ -111,7 +132,9 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     /// Binding a slot whose object is gone does nothing and returns a disposed disposable.
     ///
     /// ```swift
-    /// view[\.title] <~ viewModel.title
+    /// final class View: BindingTarget { var title = "" }
+    /// let view = View()
+    /// view[\.title] <~ Signal(value: "Welcome")
     /// ```
     @discardableResult
     public static func <~ (slot: BindingSlot, source: some SignalConvertible<Value, Never>) -> any Disposable {
@@ -122,7 +145,10 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     /// Binds an optional property to a signal of non-optional values.
     ///
     /// ```swift
-    /// view[\.selectedName] <~ viewModel.firstName   // selectedName: String?
+    /// final class View: BindingTarget { var selectedName: String? }
+    /// let view = View()
+    /// let firstName = Subject<String, Never>()
+    /// view[\.selectedName] <~ firstName
     /// ```
     @discardableResult
     public static func <~ <Wrapped>(slot: BindingSlot, source: some SignalConvertible<Wrapped, Never>) -> any Disposable
@@ -179,7 +205,8 @@ extension MutableProperty {
     ///
     /// ```swift
     /// let query = MutableProperty("")
-    /// query.bind(to: searchField.lines)
+    /// let searchField = Subject<String, Never>()   // e.g. the lines a text field sends
+    /// query.bind(to: searchField)
     /// ```
     @discardableResult
     public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
@@ -189,7 +216,9 @@ extension MutableProperty {
     /// Binds the property to `source`: `property <~ source` is `property.bind(to: source)`.
     ///
     /// ```swift
-    /// viewModel.query <~ searchField.lines
+    /// let query = MutableProperty("")
+    /// let searchField = Subject<String, Never>()
+    /// query <~ searchField
     /// ```
     @discardableResult
     public static func <~ (property: MutableProperty, source: some SignalConvertible<Value, Never>) -> any Disposable {

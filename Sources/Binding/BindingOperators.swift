@@ -2,7 +2,9 @@
 /// as expected; right-associative, so `a <~ b <~ c` is not a thing you can write by accident.
 ///
 /// ```swift
-/// let binding = view[\.title] <~ viewModel.title
+/// final class View: BindingTarget { var title = "" }
+/// let view = View()
+/// let binding = view[\.title] <~ Signal(value: "Welcome")
 /// ```
 precedencegroup BindingPrecedence {
     associativity: right
@@ -14,7 +16,10 @@ precedencegroup BindingPrecedence {
 /// `view.bind(\.title, to: viewModel.title)`.
 ///
 /// ```swift
-/// loginButton[\.isEnabled] <~ viewModel.login.enabled
+/// final class Button: BindingTarget { var isEnabled = true }
+/// let loginButton = Button()
+/// let login = Command { print("signing in") }
+/// loginButton[\.isEnabled] <~ login.enabled
 /// ```
 infix operator <~ : BindingPrecedence
 
@@ -22,6 +27,9 @@ infix operator <~ : BindingPrecedence
 /// side's value first. `a <~> b` is `a.bind(to: b)`.
 ///
 /// ```swift
+/// final class Settings: KeyPathObservable { @Observed var volume = 5 }
+/// final class Slider: KeyPathObservable { @Observed var value = 0 }
+/// let settings = Settings(), slider = Slider()
 /// settings.channel(\.volume) <~> slider.channel(\.value)   // volume takes the slider's value first
 /// ```
 infix operator <~> : BindingPrecedence

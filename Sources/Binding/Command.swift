@@ -8,6 +8,14 @@ import Observable
 /// "not already running"), ``executionSignals`` (the results of each execution) and ``errors``.
 ///
 /// ```swift
+/// final class LoginForm: KeyPathObservable { @Observed var username = ""; @Observed var password = "" }
+/// enum LoginError: Error { case wrongPassword }
+/// struct LoginService {
+///     func signIn(_ user: String, _ password: String) -> Signal<Bool, LoginError> { Signal(value: true) }
+/// }
+/// final class Button: BindingTarget { var isEnabled = true }
+/// final class Spinner: BindingTarget { var isSpinning = false }
+///
 /// final class LoginViewModel: KeyPathObservable {
 ///     let form = LoginForm()                 // @Observed var username, password
 ///     let login: Command<Void, Bool, LoginError>
@@ -19,6 +27,8 @@ import Observable
 ///     }
 /// }
 ///
+/// let viewModel = LoginViewModel(service: LoginService())
+/// let button = Button(), spinner = Spinner()
 /// button.bind(\.isEnabled, to: viewModel.login.enabled)
 /// spinner.bind(\.isSpinning, to: viewModel.login.executing)
 /// viewModel.login.execute(())                         // starts at once; .disabled error if not enabled
@@ -80,10 +90,10 @@ public final class Command<Input, Output, Failure: Error> {
     /// affected — they keep running.
     ///
     /// ```swift
-    /// let downloads = Command { (url: URL) in fetch(url) }
+    /// let downloads = Command { (url: URL) in try await Task.sleep(for: .seconds(1)); return url.lastPathComponent }
     /// downloads.allowsConcurrentExecution = true      // RAC: command.allowsConcurrentExecution = YES
-    /// downloads.execute(first)
-    /// downloads.execute(second)                       // runs alongside the first
+    /// downloads.execute(URL(string: "https://example.org/a")!)
+    /// downloads.execute(URL(string: "https://example.org/b")!)   // runs alongside the first
     /// ```
     public var allowsConcurrentExecution: Bool {
         get { core.allowsConcurrentExecution }
@@ -97,8 +107,10 @@ public final class Command<Input, Output, Failure: Error> {
     /// Creates a command whose executions run the signal `execute` returns for their input.
     ///
     /// ```swift
-    /// let search = Command(enabled: queryIsValid) { (query: String) in
-    ///     api.search(query)                      // Signal<[Result], APIError>
+    /// func search(_ query: String) -> Signal<[String], any Error> { Signal(value: [query]) }
+    /// let queryIsValid = Subject<Bool, Never>()
+    /// let searchCommand = Command(enabled: queryIsValid) { (query: String) in
+    ///     search(query)                          // Signal<[String], any Error>
     /// }
     /// ```
     /// - Parameters:
@@ -139,7 +151,9 @@ public final class Command<Input, Output, Failure: Error> {
     /// runs, the execution never starts and the returned signal just completes.
     ///
     /// ```swift
-    /// viewModel.login.execute(()).subscribe(
+    /// enum LoginError: Error { case wrongPassword }
+    /// let login = Command { () async throws(LoginError) -> Bool in true }
+    /// login.execute(()).subscribe(
     ///     next: { signedIn in print("signed in:", signedIn) },
     ///     error: { print($0) })            // .disabled, or .failed(LoginError)
     /// ```
@@ -161,7 +175,9 @@ public final class Command<Input, Output, Failure: Error> {
     /// command becomes idle. Nothing is sent on ``errors``.
     ///
     /// ```swift
-    /// cancelButton.addAction(for: .tapped) { viewModel.search.cancel() }
+    /// let search = Command { (query: String) in try await Task.sleep(for: .seconds(1)); return [query] }
+    /// search.execute("swift")
+    /// search.cancel()   // e.g. from a Cancel button's action
     /// ```
     public func cancel() {
         core.cancelAll()
@@ -174,7 +190,8 @@ public final class Command<Input, Output, Failure: Error> {
     /// executions started after you subscribe are sent. Completes when the command is released.
     ///
     /// ```swift
-    /// viewModel.login.executionSignals.switchToLatest()
+    /// let login = Command { true }   // signs in
+    /// login.executionSignals.switchToLatest()
     ///     .subscribe(next: { signedIn in print(signedIn ? "welcome" : "wrong password") })
     /// ```
     public var executionSignals: Signal<Signal<Output, Never>, Never> {
@@ -186,7 +203,9 @@ public final class Command<Input, Output, Failure: Error> {
     /// starts. Completes when the command is released.
     ///
     /// ```swift
-    /// spinner.bind(\.isSpinning, to: viewModel.login.executing)   // false → true → false
+    /// final class Spinner: BindingTarget { var isSpinning = false }
+    /// let spinner = Spinner(), login = Command { true }
+    /// spinner.bind(\.isSpinning, to: login.executing)   // false → true → false
     /// ```
     public var executing: Signal<Bool, Never> {
         core.executing.signal
@@ -197,7 +216,9 @@ public final class Command<Input, Output, Failure: Error> {
     /// ``allowsConcurrentExecution``, no execution in flight. Completes when the command is released.
     ///
     /// ```swift
-    /// loginButton.bind(\.isEnabled, to: viewModel.login.enabled)
+    /// final class Button: BindingTarget { var isEnabled = true }
+    /// let loginButton = Button(), login = Command { true }
+    /// loginButton.bind(\.isEnabled, to: login.enabled)
     /// ```
     public var enabled: Signal<Bool, Never> {
         core.enabled.signal
@@ -208,7 +229,9 @@ public final class Command<Input, Output, Failure: Error> {
     /// started before.
     ///
     /// ```swift
-    /// viewModel.login.errors.map { "Sign-in failed: \($0)" }.subscribe(next: { print($0) })
+    /// enum LoginError: Error { case wrongPassword }
+    /// let login = Command { () async throws(LoginError) -> Bool in throw .wrongPassword }
+    /// login.errors.map { "Sign-in failed: \($0)" }.subscribe(next: { print($0) })
     /// ```
     public var errors: Signal<Failure, Never> {
         core.errors.signal
@@ -218,6 +241,7 @@ public final class Command<Input, Output, Failure: Error> {
     /// change being delivered). `false` while the `execute` closure of the first execution runs.
     ///
     /// ```swift
+    /// let command = Command { print("saving") }
     /// if command.isExecuting { print("busy") }
     /// ```
     public var isExecuting: Bool { core.isExecuting }
@@ -226,7 +250,8 @@ public final class Command<Input, Output, Failure: Error> {
     /// `false` while the `execute` closure of an execution runs, when concurrent execution is off.
     ///
     /// ```swift
-    /// if command.isEnabled { command.execute(input) }
+    /// let command = Command { (name: String) in print("saving", name) }
+    /// if command.isEnabled { command.execute("notes.txt") }
     /// ```
     public var isEnabled: Bool { core.isEnabled }
 }
@@ -244,8 +269,12 @@ extension Command where Input: Sendable, Output: Sendable {
     /// gives `any Error`.
     ///
     /// ```swift
+    /// struct Credentials: Sendable { var user, password: String }
+    /// enum LoginError: Error { case wrongPassword }
+    /// @Sendable func signIn(_ credentials: Credentials) async throws(LoginError) -> Bool { true }
+    /// let valid = Subject<Bool, Never>()
     /// let login = Command(enabled: valid) { (credentials: Credentials) async throws(LoginError) -> Bool in
-    ///     try await service.signIn(credentials)
+    ///     try await signIn(credentials)
     /// }
     /// ```
     /// - Parameters:

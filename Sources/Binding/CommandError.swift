@@ -4,7 +4,9 @@
 /// can switch over, and the work's own failure keeps its type.
 ///
 /// ```swift
-/// command.execute(credentials).subscribe(error: { error in
+/// enum LoginError: Error { case wrongPassword }
+/// let command = Command { (password: String) async throws(LoginError) -> Bool in password == "secret" }
+/// command.execute("secret").subscribe(error: { error in
 ///     switch error {
 ///     case .disabled: print("busy, try again later")
 ///     case .failed(let failure): print("sign-in failed:", failure)
@@ -20,6 +22,7 @@ public enum CommandError<Failure: Error>: Error {
     /// The work's failure, or `nil` for ``disabled``.
     ///
     /// ```swift
+    /// enum LoginError: Error { case wrongPassword }
     /// CommandError<LoginError>.failed(.wrongPassword).failure   // .wrongPassword
     /// ```
     public var failure: Failure? {

@@ -9,7 +9,13 @@ extension CommandSource {
     /// or `enabled` completes, or when disposed. A trigger while the command is disabled does nothing.
     ///
     /// ```swift
-    /// signInButton.bind(command: viewModel.signIn)
+    /// final class Button: CommandSource {
+    ///     let taps = Subject<Void, Never>()
+    ///     var triggers: Signal<Void, Never> { taps.signal }
+    ///     var isEnabled = true
+    /// }
+    /// let signInButton = Button(), signIn = Command { print("signing in") }
+    /// signInButton.bind(command: signIn)
     /// ```
     @discardableResult
     public func bind<Output, Failure>(command: Command<Trigger, Output, Failure>) -> any Disposable {
@@ -19,7 +25,14 @@ extension CommandSource {
     /// Drives this source with `command`, turning each trigger into the command's input.
     ///
     /// ```swift
-    /// searchButton.bind(command: viewModel.search, input: { _ in viewModel.query })
+    /// final class Button: CommandSource {
+    ///     let taps = Subject<Void, Never>()
+    ///     var triggers: Signal<Void, Never> { taps.signal }
+    ///     var isEnabled = true
+    /// }
+    /// let searchButton = Button(), query = MutableProperty("swift")
+    /// let search = Command { (text: String) in print("searching", text) }
+    /// searchButton.bind(command: search, input: { _ in query.value })
     /// ```
     @discardableResult
     public func bind<Input, Output, Failure>(

@@ -53,6 +53,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// Creates an empty registry, enabled.
     ///
     /// ```swift
+    /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
     /// let actions = ActionRegistry<Slider>()
     /// ```
     public init() {}
@@ -74,6 +75,11 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// thread delivers a change (its observers hear of it after that delivery).
     ///
     /// ```swift
+    /// final class Button: ActionSource {
+    ///     let actions = ActionRegistry<Button>()
+    ///     func click() { sendActions(for: .primaryAction) }
+    /// }
+    /// let button = Button()
     /// button.actions.isEnabled = false
     /// button.click()   // no action runs
     /// ```
@@ -86,6 +92,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// are not repeated). Completes when the registry is deinitialized.
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// button.actions.enabled.subscribe(next: { print("enabled:", $0) })   // enabled: true
     /// button.actions.isEnabled = false                                     // enabled: false
     /// ```
@@ -110,6 +118,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// that action is running does not wait for it (use ``signal(for:)`` for the full disposal guarantee).
     ///
     /// ```swift
+    /// final class TextField: ActionSource { let actions = ActionRegistry<TextField>(); var text = "" }
+    /// let registry = TextField().actions
     /// let handle = registry.addAction(for: .allEditingEvents) { field, events in
     ///     print(field.text, events)
     /// }
@@ -125,6 +135,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// Registers `action` for any of `events`, when the events that matched do not matter.
     ///
     /// ```swift
+    /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
+    /// let registry = Slider().actions
     /// registry.addAction(for: .valueChanged) { slider in print(slider.value) }
     /// ```
     @discardableResult
@@ -136,7 +148,10 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// (queued behind a send in progress; dropped while disabled).
     ///
     /// ```swift
-    /// registry.sendActions(for: .valueChanged, from: self)
+    /// final class Slider: ActionSource {
+    ///     let actions = ActionRegistry<Slider>()
+    ///     var value = 0.0 { didSet { actions.sendActions(for: .valueChanged, from: self) } }
+    /// }
     /// ```
     public func sendActions(for events: ControlEvents, from sender: Sender) {
         guard isEnabled else { return }
@@ -154,6 +169,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// the registry is deinitialized; the signal holds the registry weakly.
     ///
     /// ```swift
+    /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
+    /// let slider = Slider()
     /// slider.signal(for: .valueChanged).map(\.value).subscribe(next: { print($0) })
     /// ```
     public func signal(for events: ControlEvents) -> Signal<Sender, Never> {
@@ -173,6 +190,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// The number of registered actions and subscriptions.
     ///
     /// ```swift
+    /// let registry = ActionRegistry<AnyObject>()
     /// registry.count   // 0
     /// ```
     public var count: Int { lock.withLock { entries.count } }
@@ -180,7 +198,8 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// The union of the events that have an action or a subscription.
     ///
     /// ```swift
-    /// registry.allControlEvents.contains(.valueChanged)
+    /// let registry = ActionRegistry<AnyObject>()
+    /// registry.allControlEvents.contains(.valueChanged)   // false
     /// ```
     public var allControlEvents: ControlEvents {
         lock.withLock { entries.reduce(into: ControlEvents()) { $0.formUnion($1.events) } }

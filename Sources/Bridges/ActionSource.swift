@@ -29,6 +29,7 @@ public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// The registry holding this control's actions.
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let actions = ActionRegistry<Button>()
     /// ```
     var actions: ActionRegistry<ActionSender> { get }
@@ -36,6 +37,8 @@ public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// The sender passed to actions: `self` (provided when `ActionSender` is the adopting class).
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// button.actionSender === button   // true
     /// ```
     var actionSender: ActionSender { get }
@@ -45,6 +48,8 @@ extension ActionSource where ActionSender == Self {
     /// `self`.
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// button.actionSender === button   // true
     /// ```
     public var actionSender: Self { self }
@@ -54,6 +59,8 @@ extension ActionSource {
     /// Registers `action` for any of `events` (see `ActionRegistry.addAction(for:_:)`).
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// let handle = button.addAction(for: .primaryAction) { sender, events in print(events) }
     /// ```
     @discardableResult
@@ -66,6 +73,8 @@ extension ActionSource {
     /// Registers `action` for any of `events`.
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// button.addAction(for: .primaryAction) { sender in print("tapped") }
     /// ```
     @discardableResult
@@ -76,7 +85,10 @@ extension ActionSource {
     /// Runs the actions registered for any of `events`, with this control as the sender.
     ///
     /// ```swift
-    /// func click() { sendActions(for: .primaryAction) }
+    /// final class Button: ActionSource {
+    ///     let actions = ActionRegistry<Button>()
+    ///     func click() { sendActions(for: .primaryAction) }
+    /// }
     /// ```
     public func sendActions(for events: ControlEvents) {
         actions.sendActions(for: events, from: actionSender)
@@ -86,7 +98,9 @@ extension ActionSource {
     /// is deinitialized.
     ///
     /// ```swift
-    /// button.signal(for: .primaryAction).subscribe(next: { _ in submit() })
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
+    /// button.signal(for: .primaryAction).subscribe(next: { _ in print("submit") })
     /// ```
     public func signal(for events: ControlEvents) -> Signal<ActionSender, Never> {
         actions.signal(for: events)
@@ -96,6 +110,8 @@ extension ActionSource {
     /// ``ActionRegistry/isEnabled``).
     ///
     /// ```swift
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let button = Button()
     /// button.isEnabled = false
     /// ```
     public var isEnabled: Bool {
@@ -106,7 +122,10 @@ extension ActionSource {
     /// The primary action as a signal: what a bound `Command` executes on (`CommandSource`).
     ///
     /// ```swift
-    /// signInButton.bind(command: viewModel.signIn, input: { _ in })   // module Binding
+    /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
+    /// let signIn = Command { print("signing in") }
+    /// let signInButton = Button()
+    /// signInButton.bind(command: signIn, input: { _ in })   // module Binding
     /// ```
     public var triggers: Signal<ActionSender, Never> {
         signal(for: .primaryAction)

@@ -21,6 +21,8 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// A posted notification's `userInfo` does not decode into the payload its ``TypedNotification`` declares.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.post(name: progress.name, object: nil, userInfo: ["TetherPayload": "half"])
     /// // error(malformedNotification(name: DownloadProgress, reason: "value under \"TetherPayload\" is String, expected Double"))
     /// ```
@@ -34,6 +36,7 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// `read(2)` failed with `errno`.
     ///
     /// ```swift
+    /// let writeOnlyDescriptor = FileHandle.standardOutput.fileDescriptor
     /// Signal.bytes(from: writeOnlyDescriptor)   // error(readFailed(fileDescriptor: 5, errno: EBADF))
     /// ```
     case readFailed(fileDescriptor: Int32, errno: Int32)
@@ -53,6 +56,7 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// A system call the bridge needed failed with `errno`.
     ///
     /// ```swift
+    /// let fd = FileHandle.standardInput.fileDescriptor
     /// // with the descriptor table full:
     /// Signal.bytes(from: fd)   // error(systemCallFailed(call: "fcntl(F_DUPFD_CLOEXEC)", errno: EMFILE))
     /// ```
@@ -68,6 +72,7 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// An argument is out of range (for example a non-positive read size).
     ///
     /// ```swift
+    /// let fd = FileHandle.standardInput.fileDescriptor
     /// Signal.bytes(from: fd, maxLength: 0)   // error(invalidArgument("maxLength must be positive, got 0"))
     /// ```
     case invalidArgument(String)

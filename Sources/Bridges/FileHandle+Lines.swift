@@ -23,7 +23,7 @@ extension Signal where Value == String, Failure == BridgeError {
     /// ```swift
     /// Signal.lines(from: FileHandle.standardInput)
     ///     .filter { !$0.isEmpty }
-    ///     .subscribe(next: { query in search(query) })
+    ///     .subscribe(next: { query in print("searching", query) })
     /// ```
     public static func lines(from handle: FileHandle) -> Signal {
         Signal<Data, BridgeError>.bytes(from: handle).lines()

@@ -16,6 +16,7 @@ import Observable
 ///         didSave.invoke((path, text.utf8.count))
 ///     }
 /// }
+/// let editor = Editor()
 /// editor.didSave.subscribe(next: { print("saved", $0.path) })
 /// ```
 ///
@@ -26,6 +27,7 @@ import Observable
 /// called from each method.
 ///
 /// ```swift
+/// final class Download { weak var delegate: (any DownloadDelegate)? }
 /// protocol DownloadDelegate: AnyObject {
 ///     func download(_ download: Download, didReceive bytes: Int)
 ///     func downloadDidFinish(_ download: Download)
@@ -42,9 +44,10 @@ import Observable
 ///     func downloadShouldRetry(_ download: Download) -> Bool { shouldRetry(download) }
 /// }
 ///
+/// let download = Download()
 /// let events = DownloadEvents()          // keep it: the download's delegate is weak
 /// download.delegate = events
-/// events.received.map(\.1).scan(0, +).take(until: events.finished).subscribe(next: showProgress)
+/// events.received.map(\.1).scan(0, +).take(until: events.finished).subscribe(next: { print($0, "bytes") })
 /// ```
 public final class Hook<Arguments>: SignalConvertible {
     private let subject = Subject<Arguments, Never>()
@@ -63,6 +66,7 @@ public final class Hook<Arguments>: SignalConvertible {
     /// Delivers `arguments` to every current subscriber (call this from the hooked method).
     ///
     /// ```swift
+    /// let textChanged = Hook<String>()
     /// func textDidChange(_ text: String) { textChanged.invoke(text) }
     /// ```
     public func invoke(_ arguments: Arguments) {
@@ -72,6 +76,7 @@ public final class Hook<Arguments>: SignalConvertible {
     /// The invocations from now on, completing when the hook is deinitialized.
     ///
     /// ```swift
+    /// let hook = Hook<String>()
     /// hook.signal.subscribe(next: { args in print(args) })
     /// ```
     public var signal: Signal<Arguments, Never> { subject.signal }

@@ -50,8 +50,9 @@ extension NotificationCenter {
     /// to the scheduler's thread, so post only values that are safe to read there.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
     /// let ui = QueueScheduler(name: "ui")
-    /// center.signal(for: .init("Refreshed"), on: ui).subscribe(next: { _ in redraw() })
+    /// center.signal(for: .init("Refreshed"), on: ui).subscribe(next: { _ in print("redraw") })
     /// ```
     public func signal(
         for name: Notification.Name?, object: AnyObject? = nil, on scheduler: any Scheduler

@@ -4,10 +4,12 @@ import Observable
 /// How a child process ended.
 ///
 /// ```swift
-/// switch exit {
-/// case .exited(0): print("ok")
-/// case .exited(let code): print("failed with", code)
-/// case .signaled(let signal): print("killed by", signal)
+/// func report(_ exit: ProcessExit) {   // e.g. from Signal.termination(of:)
+///     switch exit {
+///     case .exited(0): print("ok")
+///     case .exited(let code): print("failed with", code)
+///     case .signaled(let signal): print("killed by", signal)
+///     }
 /// }
 /// ```
 public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {

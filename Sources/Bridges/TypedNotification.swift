@@ -11,6 +11,7 @@ import Observable
 /// ``MalformedNotificationPolicy/skip`` — never a crash.
 ///
 /// ```swift
+/// let center = NotificationCenter()
 /// struct Login: Sendable { let user: String }
 /// enum AppNotifications {
 ///     static let didLogIn = TypedNotification<Login>(Notification.Name("AppDidLogIn"))
@@ -25,6 +26,8 @@ public struct TypedNotification<Payload>: Sendable {
     /// The notification's name.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.post(name: progress.name, object: nil)   // what a poster without Tether sends
     /// ```
     public let name: Notification.Name
@@ -44,6 +47,7 @@ public struct TypedNotification<Payload>: Sendable {
     /// code posts as `userInfo: [key: value]`.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
     /// let volume = TypedNotification<Int>(Notification.Name("VolumeChanged"), key: "level")
     /// center.post(name: .init("VolumeChanged"), object: nil, userInfo: ["level": 7])
     /// // observed as 7
@@ -73,6 +77,7 @@ public struct TypedNotification<Payload>: Sendable {
     ///     Notification.Name("WindowResized"),
     ///     encode: { ["w": $0.width, "h": $0.height] },
     ///     decode: { info in
+    ///         struct SizeMissing: Error {}
     ///         guard let w = info?["w"] as? Int, let h = info?["h"] as? Int else { throw SizeMissing() }
     ///         return (w, h)
     ///     })
@@ -103,6 +108,7 @@ extension TypedNotification where Payload == Void {
     /// Declares a notification without payload: `userInfo` is neither written nor read.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
     /// let didLogOut = TypedNotification<Void>(Notification.Name("AppDidLogOut"))
     /// center.post(didLogOut)
     /// ```
@@ -114,18 +120,24 @@ extension TypedNotification where Payload == Void {
 /// What to do with a posted notification whose `userInfo` does not decode into the payload.
 ///
 /// ```swift
+/// let center = NotificationCenter()
+/// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
 /// center.signal(for: progress, malformed: .skip)   // ignore foreign posts of the same name
 /// ```
 public enum MalformedNotificationPolicy: Sendable {
     /// Send ``BridgeError/malformedNotification(name:reason:)`` and end the subscription (the default).
     ///
     /// ```swift
+    /// let center = NotificationCenter()
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.signal(for: progress, malformed: .fail)
     /// ```
     case fail
     /// Ignore the notification and keep observing.
     ///
     /// ```swift
+    /// let center = NotificationCenter()
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.signal(for: progress, malformed: .skip)
     /// ```
     case skip
@@ -148,6 +160,12 @@ extension NotificationCenter {
     /// ``BridgeError/malformedNotification(name:reason:)`` (or is skipped with `malformed: .skip`).
     ///
     /// ```swift
+    /// struct Login: Sendable { let user: String }
+    /// enum AppNotifications {
+    ///     static let didLogIn = TypedNotification<Login>(Notification.Name("AppDidLogIn"))
+    ///     static let didLogOut = TypedNotification<Void>(Notification.Name("AppDidLogOut"))
+    /// }
+    /// let center = NotificationCenter()
     /// center.signal(for: AppNotifications.didLogIn)
     ///     .subscribe(next: { print($0.user) }, error: { print("bad post:", $0) })
     /// ```
@@ -172,6 +190,12 @@ extension NotificationCenter {
     /// Posts `notification` with `payload`, encoded into `userInfo` as declared.
     ///
     /// ```swift
+    /// struct Login: Sendable { let user: String }
+    /// enum AppNotifications {
+    ///     static let didLogIn = TypedNotification<Login>(Notification.Name("AppDidLogIn"))
+    ///     static let didLogOut = TypedNotification<Void>(Notification.Name("AppDidLogOut"))
+    /// }
+    /// let center = NotificationCenter()
     /// center.post(AppNotifications.didLogIn, Login(user: "ada"))
     /// ```
     public func post<Payload>(_ notification: TypedNotification<Payload>, _ payload: Payload, object: AnyObject? = nil)
@@ -182,7 +206,9 @@ extension NotificationCenter {
     /// Posts a notification that has no payload.
     ///
     /// ```swift
-    /// center.post(AppNotifications.didLogOut)
+    /// let didLogOut = TypedNotification<Void>(Notification.Name("AppDidLogOut"))
+    /// let center = NotificationCenter()
+    /// center.post(didLogOut)
     /// ```
     public func post(_ notification: TypedNotification<Void>, object: AnyObject? = nil) {
         post(name: notification.name, object: object, userInfo: nil)
@@ -196,7 +222,9 @@ extension SignalConvertible {
     /// `object`, the sender of the posts, is held weakly: once it is gone, values are no longer posted.
     ///
     /// ```swift
-    /// downloadProgress.post(to: .default, as: AppNotifications.progress)
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
+    /// let downloadProgress = Subject<Double, Never>()
+    /// downloadProgress.post(to: .default, as: progress)
     /// ```
     @discardableResult
     public func post(
@@ -217,6 +245,7 @@ extension SignalConvertible where Value == Notification {
     /// Posts every notification the signal sends on `center` (e.g. to relay one center into another).
     ///
     /// ```swift
+    /// let privateCenter = NotificationCenter()
     /// NotificationCenter.default.signal(for: .init("Ping")).post(to: privateCenter)
     /// ```
     @discardableResult

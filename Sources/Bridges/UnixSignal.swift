@@ -36,13 +36,13 @@ public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `SIGHUP`: the terminal hung up; daemons often reload their configuration.
     ///
     /// ```swift
-    /// Signal.unixSignals(.hangup).subscribe(next: { _ in reloadConfiguration() })
+    /// Signal.unixSignals(.hangup).subscribe(next: { _ in print("reloading the configuration") })
     /// ```
     public static let hangup = UnixSignal(rawValue: SIGHUP)
     /// `SIGINT`: Control-C.
     ///
     /// ```swift
-    /// Signal.unixSignals(.interrupt).subscribe(next: { _ in cancelSearch() })
+    /// Signal.unixSignals(.interrupt).subscribe(next: { _ in print("cancelling the search") })
     /// ```
     public static let interrupt = UnixSignal(rawValue: SIGINT)
     /// `SIGQUIT`: Control-\\.
@@ -54,7 +54,7 @@ public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `SIGTERM`: polite termination request.
     ///
     /// ```swift
-    /// Signal.unixSignals(.terminate).subscribe(next: { _ in shutDown() })
+    /// Signal.unixSignals(.terminate).subscribe(next: { _ in print("shutting down") })
     /// ```
     public static let terminate = UnixSignal(rawValue: SIGTERM)
     /// `SIGUSR1`: application-defined.
@@ -72,7 +72,7 @@ public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `SIGWINCH`: the terminal window changed size.
     ///
     /// ```swift
-    /// Signal.unixSignals(.windowChange).subscribe(next: { _ in redraw() })
+    /// Signal.unixSignals(.windowChange).subscribe(next: { _ in print("redraw") })
     /// ```
     public static let windowChange = UnixSignal(rawValue: SIGWINCH)
     /// `SIGCHLD`: a child process stopped or terminated.

@@ -11,7 +11,8 @@
 ///     var triggers: Signal<Void, Never> { taps.signal }
 ///     var isEnabled = true
 /// }
-/// loginButton.bind(command: viewModel.login)   // taps execute it; its `enabled` drives isEnabled
+/// let loginButton = Button()
+/// loginButton.taps.send()   // with the Binding module: `loginButton.bind(command: viewModel.login)`
 /// ```
 public protocol CommandSource: AnyObject {
     /// What the source sends when triggered (often `Void`).

@@ -31,7 +31,10 @@ public final class ActorScheduler: Scheduler {
     /// The scheduler for the main actor (`MainActor.shared`).
     ///
     /// ```swift
-    /// signal.deliver(on: ActorScheduler.main).subscribe(next: { label.text = $0 })
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
+    /// signal.deliver(on: ActorScheduler.main).subscribe(next: { value in
+    ///     MainActor.assumeIsolated { print("on the main actor:", value) }
+    /// })
     /// ```
     public static let main = ActorScheduler(MainActor.shared)
 
@@ -51,7 +54,7 @@ public final class ActorScheduler: Scheduler {
     /// released.
     ///
     /// ```swift
-    /// actor Store { … }
+    /// actor Store { /* … */ }
     /// let store = Store()
     /// let onStore = ActorScheduler(store)
     /// ```
@@ -114,7 +117,7 @@ public final class ActorScheduler: Scheduler {
     /// comes while the actor is busy waits for it; ticks are not merged.
     ///
     /// ```swift
-    /// let clock = ActorScheduler.main.schedule(after: .zero, interval: .seconds(1)) { tick() }
+    /// let clock = ActorScheduler.main.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
     /// ```
     @discardableResult
     public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)

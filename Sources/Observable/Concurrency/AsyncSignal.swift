@@ -6,9 +6,10 @@
 /// delivered after the buffered values, whatever the policy.
 ///
 /// ```swift
+/// let progress = Subject<Int, Never>()
 /// // A progress bar only cares about the latest figure:
-/// for await percent in download.progress.values(bufferingPolicy: .bufferingNewest(1)) {
-///     bar.show(percent)
+/// for await percent in progress.values(bufferingPolicy: .bufferingNewest(1)) {
+///     print("\(percent) %")
 /// }
 /// ```
 public enum SignalBufferingPolicy: Sendable, Hashable {
@@ -57,8 +58,10 @@ extension SignalConvertible where Value: Sendable {
     /// keeps the first `n` and drops later ones until there is room.
     ///
     /// ```swift
+    /// let searchText = Subject<String, Never>()
     /// for await query in searchText.values(bufferingPolicy: .bufferingNewest(1)) {
-    ///     await search(query)   // queries typed meanwhile collapse into the latest one
+    ///     try await Task.sleep(for: .seconds(1))   // queries typed meanwhile collapse into the latest one
+    ///     print("searching", query)
     /// }
     /// ```
     public func values(bufferingPolicy: SignalBufferingPolicy) -> AsyncSignal<Value, Failure> {
@@ -73,8 +76,10 @@ extension SignalConvertible where Value: Sendable {
 /// disposes it.
 ///
 /// ```swift
+/// enum ReadError: Error { case closed }
+/// let lines = Signal<String, ReadError>(values: ["a", "b"])
 /// do {
-///     for try await line in lines.values { print(line) }   // lines: Signal<String, ReadError>
+///     for try await line in lines.values { print(line) }
 /// } catch {
 ///     print("failed:", error)                              // error: ReadError
 /// }
@@ -89,6 +94,7 @@ public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
     /// Wraps `signal` (see ``SignalConvertible/values(bufferingPolicy:)``).
     ///
     /// ```swift
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
     /// let sequence = AsyncSignal(signal, bufferingPolicy: .unbounded)
     /// ```
     public init(_ signal: Signal<Value, Failure>, bufferingPolicy: SignalBufferingPolicy = .unbounded) {
@@ -99,6 +105,7 @@ public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
     /// Subscribes to the signal and returns an iterator over what it sends from now on.
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
     /// var iterator = subject.values.makeAsyncIterator()   // subscribed here
     /// subject.send(1)
     /// await iterator.next()                               // 1
@@ -114,6 +121,7 @@ public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
     /// Pulls the values of one subscription.
     ///
     /// ```swift
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
     /// var iterator = signal.values.makeAsyncIterator()
     /// while let value = await iterator.next() { print(value) }
     /// ```
@@ -124,6 +132,7 @@ public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
         /// signal's failure (once; `nil` after it).
         ///
         /// ```swift
+        /// var iterator = Signal<Int, any Error>(values: [1, 2]).values.makeAsyncIterator()
         /// let first = try await iterator.next()
         /// ```
         public mutating func next() async throws(Failure) -> Value? {
@@ -133,6 +142,7 @@ public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {
         /// The next value, resuming on `actor` (the caller's isolation).
         ///
         /// ```swift
+        /// var iterator = Signal<Int, any Error>(values: [1, 2]).values.makeAsyncIterator()
         /// let first = try await iterator.next(isolation: #isolation)
         /// ```
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {

@@ -53,12 +53,13 @@ extension Signal {
     /// ``SignalConvertible/deliver(on:)`` to move it.
     ///
     /// ```swift
-    /// func fetchProfile(_ id: Int) async throws -> Profile { … }
+    /// struct Profile: Sendable { var name: String }
+    /// @Sendable func fetchProfile(_ id: Int) async throws -> Profile { Profile(name: "Ann") }
     ///
     /// let profile = Signal<Profile, any Error> { try await fetchProfile(42) }
     /// let subscription = profile
     ///     .deliver(on: ActorScheduler.main)
-    ///     .subscribe(next: { show($0) }, error: { print("failed:", $0) })
+    ///     .subscribe(next: { print($0.name) }, error: { print("failed:", $0) })
     /// subscription.dispose()                                 // cancels the request
     /// ```
     /// Marble (one value when the function returns): `----(v|)`; when it throws `x`: `----x`.

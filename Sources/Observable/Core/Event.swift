@@ -41,6 +41,7 @@ public enum Event<Value, Failure: Error> {
     /// The failure of an `.error` event, or `nil`.
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// Event<Int, MyError>.error(.boom).error   // .boom
     /// ```
     @inlinable
@@ -66,6 +67,8 @@ public enum Event<Value, Failure: Error> {
     /// The same event with its failure transformed.
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
+    /// enum AppError: Error { case wrapped(MyError) }
     /// Event<Int, MyError>.error(.boom).mapError { AppError.wrapped($0) }
     /// ```
     @inlinable

@@ -64,13 +64,17 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// was disposed. Long-running recipes can poll it to stop early.
     ///
     /// ```swift
-    /// for line in lines where !observer.isDisposed { observer.send(line) }
+    /// let lines = Signal<String, Never> { observer in
+    ///     for line in ["a", "b"] where !observer.isDisposed { observer.send(line) }
+    ///     return nil
+    /// }
     /// ```
     public var isDisposed: Bool { closed.load(ordering: .acquiring) }
 
     /// Sends one event to the subscriber.
     ///
     /// ```swift
+    /// let observer = Subject<Int, Never>()
     /// observer.send(event: .next(1))
     /// ```
     @inlinable

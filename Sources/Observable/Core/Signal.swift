@@ -50,7 +50,8 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ///     source.setEventHandler { count += 1; observer.send(count) }
     ///     source.schedule(deadline: .now(), repeating: .seconds(1))
     ///     source.resume()
-    ///     return AnyDisposable { source.cancel() }
+    ///     nonisolated(unsafe) let timer = source   // DispatchSource is thread-safe but not Sendable
+    ///     return AnyDisposable { timer.cancel() }
     /// }
     /// ```
     @inlinable
@@ -64,6 +65,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// Returns `self`.
     ///
     /// ```swift
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
     /// let same = signal.signal
     /// ```
     @inlinable
@@ -94,6 +96,7 @@ extension Signal {
     /// A signal that fails at once with `error` (RAC's `+error:`).
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// Signal<Int, MyError>(error: .boom).subscribe(error: { print($0) })   // boom
     /// ```
     @inlinable

@@ -17,6 +17,7 @@ public protocol SignalConvertible<Value, Failure> {
     /// This source as a ``Signal``.
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
     /// let s: Signal<Int, Never> = subject.signal
     /// ```
     var signal: Signal<Value, Failure> { get }
@@ -37,6 +38,7 @@ public protocol ObserverProtocol<Value, Failure>: AnyObject {
     /// Receives one event.
     ///
     /// ```swift
+    /// let observer = Subject<Int, Never>()
     /// observer.send(event: .next(1))
     /// ```
     func send(event: Event<Value, Failure>)
@@ -60,6 +62,7 @@ extension ObserverProtocol {
     /// Sends a value (RAC's `sendNext:`).
     ///
     /// ```swift
+    /// let observer = Subject<Int, Never>()
     /// observer.send(42)
     /// ```
     @inlinable
@@ -70,6 +73,8 @@ extension ObserverProtocol {
     /// Sends a failure; nothing is sent after it (RAC's `sendError:`).
     ///
     /// ```swift
+    /// enum NetworkError: Error { case timedOut }
+    /// let observer = Subject<Int, NetworkError>()
     /// observer.sendError(.timedOut)
     /// ```
     @inlinable
@@ -80,6 +85,7 @@ extension ObserverProtocol {
     /// Sends completion; nothing is sent after it (RAC's `sendCompleted`).
     ///
     /// ```swift
+    /// let observer = Subject<Int, Never>()
     /// observer.sendCompleted()
     /// ```
     @inlinable
@@ -92,6 +98,7 @@ extension ObserverProtocol where Value == Void {
     /// Sends `()`.
     ///
     /// ```swift
+    /// let tapped = Subject<Void, Never>()
     /// tapped.send()
     /// ```
     @inlinable

@@ -46,6 +46,7 @@ extension SignalConvertible {
     /// ``Observer`` of another recipe, disposing that outer subscription disposes this one too.
     ///
     /// ```swift
+    /// let source = Signal<Int, Never>(values: [1, 2, 3])
     /// let relay = Signal<Int, Never> { observer in
     ///     source.subscribe(observer)
     /// }
@@ -70,6 +71,7 @@ extension SignalConvertible {
     /// Starts a subscription with one closure that receives every ``Event``.
     ///
     /// ```swift
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
     /// signal.subscribeEvents { event in print(event) }   // next(1) … completed
     /// ```
     @discardableResult

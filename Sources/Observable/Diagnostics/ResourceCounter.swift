@@ -27,6 +27,7 @@ public enum ResourceCounter {
     /// The number of live objects counted (always `0` in a release build of the library).
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
     /// let before = ResourceCounter.total
     /// subject.map { $0 + 1 }.subscribe(next: { print($0) }).dispose()
     /// assert(ResourceCounter.total == before)
@@ -36,6 +37,7 @@ public enum ResourceCounter {
     /// Whether this build of the library counts (debug builds do).
     ///
     /// ```swift
+    /// let before = ResourceCounter.total
     /// if ResourceCounter.isEnabled { XCTAssertEqual(ResourceCounter.total, before) }
     /// ```
     public static var isEnabled: Bool {

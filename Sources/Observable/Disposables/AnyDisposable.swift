@@ -16,7 +16,8 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// Creates a disposable that runs `action` when first disposed.
     ///
     /// ```swift
-    /// let d = AnyDisposable { source.cancel() }
+    /// let task = Task { try await Task.sleep(for: .seconds(10)) }
+    /// let d = AnyDisposable { task.cancel() }
     /// ```
     public init(_ action: @escaping @Sendable () -> Void) {
         self.action = action
@@ -43,6 +44,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// Runs the action if this is the first call.
     ///
     /// ```swift
+    /// let d = AnyDisposable { print("disposed") }
     /// d.dispose()
     /// ```
     public func dispose() {

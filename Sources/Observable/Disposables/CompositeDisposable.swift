@@ -12,6 +12,8 @@ import Synchronization
 /// callback this thread is running, which disposes the composite).
 ///
 /// ```swift
+/// let a = Signal<Int, Never>(values: [1, 2])
+/// let b = Signal<Int, Never>(values: [3, 4])
 /// let bag = CompositeDisposable()
 /// bag.add(a.subscribe(next: { print($0) }))
 /// bag.add(b.subscribe(next: { print($0) }))
@@ -86,6 +88,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Creates a composite holding `disposables`.
     ///
     /// ```swift
+    /// let d1 = AnyDisposable { print("1") }, d2 = AnyDisposable { print("2") }
     /// let bag = CompositeDisposable([d1, d2])
     /// ```
     public init(_ disposables: [any Disposable]) {
@@ -96,6 +99,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Whether the composite has been disposed.
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
     /// bag.isDisposed
     /// ```
     @inlinable
@@ -104,6 +108,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Adds `disposable`; if the composite is already disposed, disposes it at once.
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
+    /// let subscription = AnyDisposable { print("disposed") }
     /// let key = bag.add(subscription)
     /// ```
     /// - Returns: a key for ``remove(_:)``, or `nil` when the composite was already disposed.
@@ -172,6 +178,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Adds a closure to run when the composite is disposed.
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
     /// bag.add { print("bag disposed") }
     /// ```
     @discardableResult
@@ -183,6 +190,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Removes a child without disposing it (for children that finished on their own).
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
+    /// let key = bag.add(AnyDisposable { print("disposed") })
     /// if let key { bag.remove(key) }
     /// ```
     @inlinable
@@ -200,6 +209,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// diagnostics).
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
     /// bag.count   // 2
     /// ```
     public var count: Int {
@@ -210,6 +220,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Disposes every child (outside the lock), once; returns when they all have been disposed.
     ///
     /// ```swift
+    /// let bag = CompositeDisposable()
     /// bag.dispose()
     /// ```
     @inlinable

@@ -6,6 +6,7 @@
 /// returns at once). The pipeline's closures and what they captured are released.
 ///
 /// ```swift
+/// let subject = Subject<Int, Never>()
 /// let subscription = subject.subscribe(next: { print($0) })
 /// subject.send(1)            // prints 1
 /// subscription.dispose()

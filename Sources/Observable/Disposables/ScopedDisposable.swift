@@ -3,6 +3,7 @@
 /// Keep one in a property to tie a subscription to its owner's lifetime.
 ///
 /// ```swift
+/// let source = Signal<Int, Never>(values: [1, 2, 3])
 /// final class ViewModel {
 ///     private var subscription: ScopedDisposable?
 ///     init(source: Subject<Int, Never>) {
@@ -17,6 +18,7 @@ public final class ScopedDisposable: Disposable {
     /// Wraps `inner`.
     ///
     /// ```swift
+    /// let subscription = AnyDisposable { print("disposed") }
     /// let scoped = ScopedDisposable(subscription)
     /// ```
     public init(_ inner: any Disposable) {
@@ -30,6 +32,7 @@ public final class ScopedDisposable: Disposable {
     /// Whether the wrapped disposable has been disposed.
     ///
     /// ```swift
+    /// let scoped = ScopedDisposable(AnyDisposable {})
     /// scoped.isDisposed
     /// ```
     public var isDisposed: Bool { inner.isDisposed }
@@ -37,6 +40,7 @@ public final class ScopedDisposable: Disposable {
     /// Disposes the wrapped disposable now.
     ///
     /// ```swift
+    /// let scoped = ScopedDisposable(AnyDisposable {})
     /// scoped.dispose()
     /// ```
     public func dispose() {
@@ -48,7 +52,12 @@ extension Disposable {
     /// Wraps this disposable in a ``ScopedDisposable`` that disposes it on deinit.
     ///
     /// ```swift
-    /// self.bag = subject.subscribe(next: { print($0) }).scoped()
+    /// final class Screen {
+    ///     var bag: ScopedDisposable?
+    ///     init(_ subject: Subject<Int, Never>) {
+    ///         self.bag = subject.subscribe(next: { print($0) }).scoped()   // ends with the screen
+    ///     }
+    /// }
     /// ```
     public func scoped() -> ScopedDisposable {
         ScopedDisposable(self)
@@ -57,6 +66,8 @@ extension Disposable {
     /// Adds this disposable to `composite` (a convenience for collecting subscriptions).
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
+    /// let bag = CompositeDisposable()
     /// subject.subscribe(next: { print($0) }).disposed(by: bag)
     /// ```
     public func disposed(by composite: CompositeDisposable) {

@@ -2,9 +2,10 @@
 /// `RACSerialDisposable`). Once disposed, any new inner disposable is disposed at once.
 ///
 /// ```swift
+/// func search(_ text: String) -> Signal<[String], Never> { Signal(value: [text]) }
 /// let current = SerialDisposable()
-/// current.inner = search("a").subscribe(next: show)
-/// current.inner = search("ab").subscribe(next: show)   // the "a" search is cancelled
+/// current.inner = search("a").subscribe(next: { print($0) })
+/// current.inner = search("ab").subscribe(next: { print($0) })   // the "a" search is cancelled
 /// ```
 public final class SerialDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let lock = Lock()
@@ -23,6 +24,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// Whether this disposable has been disposed.
     ///
     /// ```swift
+    /// let serial = SerialDisposable()
     /// serial.isDisposed
     /// ```
     public var isDisposed: Bool { lock.withLock { disposed } }
@@ -30,7 +32,8 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// The disposable currently held. Setting it disposes the previous one (outside the lock).
     ///
     /// ```swift
-    /// serial.inner = newSubscription
+    /// let serial = SerialDisposable()
+    /// serial.inner = AnyDisposable { print("disposed") }
     /// ```
     public var inner: (any Disposable)? {
         get { lock.withLock { current } }
@@ -51,6 +54,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// Disposes the held disposable and every later one.
     ///
     /// ```swift
+    /// let serial = SerialDisposable()
     /// serial.dispose()
     /// ```
     public func dispose() {

@@ -13,6 +13,7 @@ import Synchronization
 /// everything it captured) is released. The handler must call `lifetime.dispose()` after sending a
 /// terminal event downstream.
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// // Inside an operator:
 /// Signal(unsafeStart: { sink, lifetime in

@@ -13,6 +13,7 @@ import Synchronization
 /// ends nothing by itself.
 ///
 /// ```swift
+/// let expensiveRequest = Signal<Int, Never> { observer in print("requesting"); observer.send(42); return nil }
 /// let connection = expensiveRequest.publish()
 /// connection.signal.subscribe(next: { print("A got", $0) })
 /// connection.signal.subscribe(next: { print("B got", $0) })
@@ -26,6 +27,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// once connected (and, for a replay subject, what it buffered before).
     ///
     /// ```swift
+    /// let connection = Signal<Int, Never>(values: [1, 2, 3]).publish()
     /// connection.signal.subscribe(next: { print($0) })
     /// ```
     public let signal: Signal<Value, Failure>
@@ -50,6 +52,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// connection been disposed).
     ///
     /// ```swift
+    /// let connection = Signal<Int, Never>(values: [1, 2, 3]).publish()
     /// if !connection.isConnected { connection.connect() }
     /// ```
     public var isConnected: Bool { hasConnected.load(ordering: .acquiring) }
@@ -61,6 +64,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// possibly before the source has sent anything.
     ///
     /// ```swift
+    /// let ticks = Signal<Int, Never>.interval(.seconds(1), on: QueueScheduler.main)
     /// let connection = ticks.publish()
     /// connection.signal.subscribe(next: { print($0) })
     /// let running = connection.connect()
@@ -82,6 +86,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// subject already received; otherwise nothing).
     ///
     /// ```swift
+    /// let location = Subject<String, Never>()
     /// let shared = location.publish().autoconnect()
     /// let a = shared.subscribe(next: { print("A", $0) })   // connects
     /// let b = shared.subscribe(next: { print("B", $0) })
@@ -130,9 +135,10 @@ extension SignalConvertible {
     /// `signal` receive what the source sends after they subscribe, once it is connected.
     ///
     /// ```swift
+    /// let search = Signal<[String], Never>(value: ["Swift", "Linux"])
     /// let connection = search.publish()
     /// connection.signal.map(\.count).subscribe(next: { print("results:", $0) })
-    /// connection.signal.subscribe(next: { show($0) })
+    /// connection.signal.subscribe(next: { print($0) })
     /// connection.connect()   // one search, two subscribers
     /// ```
     /// Marble (subscriber joining late): source `-1-2-3-|`, connected at once → late subscriber `---2-3-|`
@@ -144,6 +150,7 @@ extension SignalConvertible {
     /// subject's, and ``MulticastConnection/connect()`` subscribes the subject to this signal.
     ///
     /// ```swift
+    /// let prices = Subject<Double, Never>()
     /// let connection = prices.multicast(ReplaySubject(capacity: 10))
     /// connection.connect()
     /// connection.signal.subscribe(next: { print($0) })   // the last 10 prices, then new ones

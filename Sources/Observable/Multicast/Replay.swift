@@ -7,9 +7,10 @@ extension SignalConvertible {
     /// see ``replayLast()`` to keep only the latest, ``replayLazily()`` to start on first use.
     ///
     /// ```swift
+    /// func loadConfig() -> Signal<[String: String], Never> { Signal(value: ["theme": "dark"]) }
     /// let config = loadConfig().replay()   // loads now, once
-    /// config.subscribe(next: { apply($0) })
-    /// config.subscribe(next: { log($0) })  // receives the same values, without reloading
+    /// config.subscribe(next: { print("apply", $0) })
+    /// config.subscribe(next: { print("log", $0) })  // receives the same values, without reloading
     /// ```
     /// Marble: source `-1-2-|`; a subscriber after it finished → `(12|)`
     public func replay() -> Signal<Value, Failure> {
@@ -22,6 +23,7 @@ extension SignalConvertible {
     /// event, if any), then what follows (RAC's `replayLast`). Eager.
     ///
     /// ```swift
+    /// let statusUpdates = Subject<String, Never>()
     /// let status = statusUpdates.replayLast()
     /// status.subscribe(next: { print($0) })   // the current status first
     /// ```
@@ -39,9 +41,12 @@ extension SignalConvertible {
     /// later subscriber receives everything it sent.
     ///
     /// ```swift
-    /// let user = fetchUser(id).replayLazily()   // nothing happens yet
-    /// user.subscribe(next: { show($0) })        // fetches, once
-    /// user.subscribe(next: { cache($0) })       // replays, no second fetch
+    /// func fetchUser(_ id: Int) -> Signal<String, Never> {
+    ///     Signal { observer in print("fetching", id); observer.send("Ann"); return nil }
+    /// }
+    /// let user = fetchUser(42).replayLazily()   // nothing happens yet
+    /// user.subscribe(next: { print("show", $0) })    // fetches, once
+    /// user.subscribe(next: { print("cache", $0) })   // replays, no second fetch
     /// ```
     /// Marble: source `-1-2-|` started by the first subscriber; a later subscriber → `(12|)`
     public func replayLazily() -> Signal<Value, Failure> {

@@ -14,7 +14,7 @@ extension SignalConvertible {
     /// name.send("Bob")   // ("Bob", 30)
     /// ```
     /// Marble:
-    /// ```
+    /// ```text
     /// self:   -a-----b---|
     /// other:  ---1-2----3---|
     /// result: ---(a,1)-(a,2)-(b,2)-(b,3)---|
@@ -89,6 +89,7 @@ extension Signal {
     ///
     /// ```swift
     /// // The login form of the ReactiveCocoa tutorials: the button is enabled when both fields are valid.
+    /// let validUsername = Subject<Bool, Never>(), validPassword = Subject<Bool, Never>()
     /// let enabled = Signal.combineLatest(validUsername, validPassword).map { $0 && $1 }
     /// ```
     /// Marble: `a: -t---f-`, `b: ---t---` → `---(t,t)-(f,t)-`
@@ -103,6 +104,7 @@ extension Signal {
     /// a value, it fails when any fails and completes when all have completed.
     ///
     /// ```swift
+    /// let name = Subject<String, Never>(), age = Subject<Int, Never>(), city = Subject<String, Never>()
     /// Signal.combineLatest(name, age, city).map { "\($0) (\($1)), \($2)" }
     /// ```
     /// Marble: `a: -1----`, `b: --x---`, `c: ---T-F-` → `---(1,x,T)-(1,x,F)-`
@@ -121,6 +123,7 @@ extension Signal {
     /// ``combineLatest(_:_:_:)``.
     ///
     /// ```swift
+    /// let a = Subject<Int, Never>(), b = Subject<Int, Never>(), c = Subject<Int, Never>(), d = Subject<Int, Never>()
     /// Signal.combineLatest(a, b, c, d).map { $0 + $1 + $2 + $3 }
     /// ```
     /// Marble: `a: 1---`, `b: -2--`, `c: --3-`, `d: ---4` → `---(1,2,3,4)`
@@ -142,6 +145,8 @@ extension Signal {
     /// ``combineLatest(_:_:_:)``.
     ///
     /// ```swift
+    /// let a = Subject<Bool, Never>(), b = Subject<Bool, Never>(), c = Subject<Bool, Never>()
+    /// let d = Subject<Bool, Never>(), e = Subject<Bool, Never>()
     /// Signal.combineLatest(a, b, c, d, e).map { [$0, $1, $2, $3, $4].allSatisfy { $0 } }
     /// ```
     /// Marble: `a: 1----`, …, `e: ----5` → `----(1,2,3,4,5)`
@@ -165,6 +170,8 @@ extension Signal {
     /// ``combineLatest(_:_:_:)``.
     ///
     /// ```swift
+    /// let a = Subject<Int, Never>(), b = Subject<Int, Never>(), c = Subject<Int, Never>()
+    /// let d = Subject<Int, Never>(), e = Subject<Int, Never>(), f = Subject<Int, Never>()
     /// Signal.combineLatest(a, b, c, d, e, f).map { $0.0 }
     /// ```
     /// Marble: `a: 1-----`, …, `f: -----6` → `-----(1,2,3,4,5,6)`
@@ -193,7 +200,8 @@ extension Signal {
     /// `+combineLatest:@[]`). The collection is read once, when this signal is created.
     ///
     /// ```swift
-    /// let checks: [Signal<Bool, Never>] = [nameValid, emailValid, termsAccepted]
+    /// let nameValid = Subject<Bool, Never>(), emailValid = Subject<Bool, Never>()
+    /// let checks: [Signal<Bool, Never>] = [nameValid.signal, emailValid.signal]
     /// Signal.combineLatest(checks).map { $0.allSatisfy { $0 } }   // the form is valid
     /// ```
     /// Marble: `a: -1---3-`, `b: ---2---` → `---[1,2]-[3,2]-`

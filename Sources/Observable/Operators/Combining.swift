@@ -42,9 +42,9 @@ extension SignalConvertible {
     /// An error of this signal is sent and `next` is not called.
     ///
     /// ```swift
-    /// save(document)                       // Signal<Void, IOError>
-    ///     .then { load(summaryOf: document) }   // Signal<Summary, IOError>
-    ///     .subscribe(next: { show($0) })
+    /// let save = Signal<Void, Never>.empty                // completes once saved
+    /// let summary = Signal<String, Never>(value: "3 pages")
+    /// save.then { summary }.subscribe(next: { print($0) })
     /// ```
     /// Marble: `-a-b-|` then `-x-|` → `------x-|`
     @inlinable
@@ -94,6 +94,7 @@ extension SignalConvertible {
     /// Prepends `value`: sends it on subscription, then this signal's events (RAC's `startWith:`).
     ///
     /// ```swift
+    /// let searchText = Subject<String, Never>()
     /// searchText.startWith("").subscribe(next: { print("query:", $0) })   // query: (empty) first
     /// ```
     /// Marble: `--a--b-|` → `x-a--b-|`
@@ -116,11 +117,12 @@ extension SignalConvertible {
     /// freezes its latest value) and fails when either fails.
     ///
     /// ```swift
+    /// let submitTapped = Subject<Void, Never>(), formContents = Subject<String, Never>()
     /// submitTapped.withLatestFrom(formContents)
-    ///     .subscribe(next: { _, form in send(form) })
+    ///     .subscribe(next: { _, form in print("sending", form) })
     /// ```
     /// Marble:
-    /// ```
+    /// ```text
     /// self:   -a---b--c-|
     /// other:  --1----2---
     /// result: -----(b,1)--(c,2)-|
@@ -205,7 +207,7 @@ extension SignalConvertible {
     /// tick.send()   // 2
     /// ```
     /// Marble:
-    /// ```
+    /// ```text
     /// self:    -1-2----3---
     /// sampler: --x---x---xx
     /// result:  --1---2---33
@@ -254,8 +256,9 @@ extension Signal {
     /// signals are subscribed in order; the collection is read once, when this signal is created.
     ///
     /// ```swift
-    /// let sources: [Signal<String, Never>] = [mouse, keyboard, network]
-    /// Signal.merge(sources).subscribe(next: { log($0) })
+    /// let mouse = Subject<String, Never>(), keyboard = Subject<String, Never>()
+    /// let sources: [Signal<String, Never>] = [mouse.signal, keyboard.signal]
+    /// Signal.merge(sources).subscribe(next: { print($0) })
     /// ```
     /// Marble: `a: -1---3-|`, `b: --2-----|` → `-12--3--|`
     @inlinable
@@ -270,7 +273,9 @@ extension Signal {
     /// same rules as the form that takes a collection.
     ///
     /// ```swift
-    /// Signal.merge(saveTapped, autosaveTimer, quitRequested).subscribe(next: { save() })
+    /// let saveTapped = Subject<Void, Never>(), autosave = Subject<Void, Never>()
+    /// let quitRequested = Subject<Void, Never>()
+    /// Signal.merge(saveTapped, autosave, quitRequested).subscribe(next: { print("saving") })
     /// ```
     /// Marble: `a: -1---|`, `b: --2-|`, `c: ---3-|` → `-123--|`
     @inlinable

@@ -9,11 +9,12 @@ extension SignalConvertible where Value: Sendable {
     /// interval counts as zero.
     ///
     /// ```swift
+    /// let searchText = Subject<String, Never>()
     /// // The live search of the ReactiveCocoa tutorials: search only once typing paused for half a second.
     /// searchText
     ///     .filter { $0.count > 2 }
     ///     .debounce(.milliseconds(500), on: QueueScheduler.main)
-    ///     .subscribe(next: { text in search(text) })
+    ///     .subscribe(next: { text in print("searching", text) })
     /// ```
     /// Marble (interval of three dashes): `-a-b------c-|` → `------b-----(c|)`;
     /// `-a-b|` → `----(b|)` (pending value flushed on completion)

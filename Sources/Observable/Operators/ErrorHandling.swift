@@ -7,6 +7,9 @@ extension SignalConvertible {
     /// the result's failure type is the replacement's (`Never` if it cannot fail).
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let download = Signal<Data, IOError>.empty
+    /// let cachedData = Data()
     /// let safe: Signal<Data, Never> = download.catch { _ in Signal(value: cachedData) }
     /// ```
     /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2--9-|`
@@ -42,6 +45,8 @@ extension SignalConvertible {
     /// growing the stack); bound it with ``retry(_:)``.
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let connection = Subject<String, IOError>()
     /// connection.retry()   // reconnects after every failure
     /// ```
     /// Marble: `-1-X` (then `-2-|`) → `-1--2-|`
@@ -57,6 +62,8 @@ extension SignalConvertible {
     /// Unlike RAC, where `retry:0` retries forever, `retry(0)` does not retry; use ``retry()``.
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let fetch = Signal<Data, IOError>(error: .closed)
     /// fetch.retry(2)   // up to three attempts
     /// ```
     /// Marble: `-1-X` (then `-2-X`, then `-3-|`) → `-1--2--3-|`  (retry(2))
@@ -142,6 +149,9 @@ extension SignalConvertible {
     /// Replaces the failure type: every error is transformed by `transform`.
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let download = Signal<Data, IOError>.empty
+    /// enum AppError: Error { case network(IOError) }
     /// download.mapError { AppError.network($0) }
     /// ```
     /// Marble: `-1-X` → `-1-Y` where `Y = transform(X)`

@@ -22,6 +22,8 @@ extension SignalConvertible {
     /// The value type is kept, as in RAC, so the result composes with the source's siblings.
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let upload = Signal<Void, IOError>.empty
     /// upload.ignoreValues().subscribe(completed: { print("uploaded") })
     /// ```
     /// Marble: `-1-2-3-|` → `-------|`
@@ -42,6 +44,8 @@ extension SignalConvertible {
     /// sent.
     ///
     /// ```swift
+    /// struct User { var id: Int; var name: String }
+    /// let users = Subject<User, Never>()
     /// users.distinctUntilChanged(by: { $0.id == $1.id })
     /// ```
     /// Marble: `-a-a-b-b-a-|` → `-a---b---a-|`
@@ -234,7 +238,9 @@ extension SignalConvertible {
     /// trigger may send on different threads; the result's events stay serialized.
     ///
     /// ```swift
-    /// ticks.take(until: viewModel.deallocated)
+    /// let ticks = Signal<Int, Never>.interval(.seconds(1), on: QueueScheduler.main)
+    /// let stop = Subject<Void, Never>()
+    /// ticks.take(until: stop)   // e.g. a view model's `deallocated`
     /// ```
     /// Marble: source `-1-2-3-4-|`, trigger `-----x` → `-1-2-|`
     @inlinable

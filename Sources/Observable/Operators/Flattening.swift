@@ -13,7 +13,9 @@ extension SignalConvertible {
     /// ``mapError(_:)``).
     ///
     /// ```swift
-    /// userIDs.flatMap { id in api.fetchUser(id) }   // every user, in arrival order
+    /// func fetchUser(_ id: Int) -> Signal<String, Never> { Signal(value: "user \(id)") }
+    /// let userIDs = Signal<Int, Never>(values: [1, 2])
+    /// userIDs.flatMap { id in fetchUser(id) }   // every user, in arrival order
     /// ```
     /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--23-4-|`
     @inlinable
@@ -31,7 +33,10 @@ extension SignalConvertible {
     /// source or the current inner signal — fails the result.
     ///
     /// ```swift
-    /// searchText.promoteError(SearchError.self).flatMapLatest { text in api.search(text) }
+    /// enum SearchError: Error { case offline }
+    /// let searchText = Subject<String, Never>()
+    /// func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// searchText.promoteError(SearchError.self).flatMapLatest { text in search(text) }
     /// ```
     /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
@@ -49,7 +54,9 @@ extension SignalConvertible {
     /// error fails the result and drops the queue.
     ///
     /// ```swift
-    /// uploads.concatMap { file in api.upload(file) }   // one upload at a time, in order
+    /// func upload(_ file: String) -> Signal<Int, Never> { Signal(values: [50, 100]) }
+    /// let uploads = Signal<String, Never>(values: ["a.txt", "b.txt"])
+    /// uploads.concatMap { file in upload(file) }   // one upload at a time, in order
     /// ```
     /// Marble: source `-a-b------|`, a `-1--2|`, b `-3-4|` → `--1--2-3-4|`
     @inlinable
@@ -105,8 +112,9 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// has completed; any error fails it and disposes the rest.
     ///
     /// ```swift
-    /// let pages = Subject<Signal<Page, LoadError>, LoadError>()
-    /// pages.switchToLatest().subscribe(next: show)   // only the latest page load is shown
+    /// enum LoadError: Error { case offline }
+    /// let pages = Subject<Signal<String, LoadError>, LoadError>()
+    /// pages.switchToLatest().subscribe(next: { print($0) })   // only the latest page load is shown
     /// ```
     /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable

@@ -2,7 +2,9 @@ extension SignalConvertible {
     /// Runs `action` with each value just before the value is sent on (RAC's `doNext:`).
     ///
     /// ```swift
-    /// requests.doNext { print("sending", $0) }.flatMap { api.send($0) }
+    /// func send(_ request: String) -> Signal<Int, Never> { Signal(value: 200) }
+    /// let requests = Subject<String, Never>()
+    /// requests.doNext { print("sending", $0) }.flatMap { send($0) }
     /// ```
     /// Marble: `-1-2-|` → `-1-2-|` (calling `action(1)`, `action(2)`)
     @inlinable
@@ -20,6 +22,8 @@ extension SignalConvertible {
     /// Runs `action` with the error just before the error is sent on (RAC's `doError:`).
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let download = Signal<Data, IOError>.empty
     /// download.doError { print("failed:", $0) }
     /// ```
     /// Marble: `-1-X` → `-1-X` (calling `action(X)`)
@@ -38,6 +42,8 @@ extension SignalConvertible {
     /// Runs `action` just before completion is sent on (RAC's `doCompleted:`).
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let upload = Signal<Void, IOError>.empty
     /// upload.doCompleted { print("uploaded") }
     /// ```
     /// Marble: `-1-|` → `-1-|` (calling `action()` at `|`)

@@ -9,6 +9,8 @@ extension SignalConvertible where Value: Sendable {
     /// since values cross threads.
     ///
     /// ```swift
+    /// final class Table { func show(_ rows: [String]) {} }
+    /// let table = Table()
     /// let results = Subject<[String], Never>()
     /// results
     ///     .deliver(on: QueueScheduler.main)
@@ -51,14 +53,14 @@ extension SignalConvertible where Value: Sendable {
     ///
     /// ```swift
     /// let download = Signal<Data, URLError> { observer in
-    ///     observer.send(fetchBlocking(url))      // runs on the background queue
+    ///     observer.send(Data(count: 1024))      // runs on the background queue
     ///     observer.sendCompleted()
     ///     return nil
     /// }
     /// download
     ///     .subscribe(on: QueueScheduler(priority: .background))
     ///     .deliver(on: QueueScheduler.main)
-    ///     .subscribe(next: { show($0) })
+    ///     .subscribe(next: { print($0.count) })
     /// ```
     /// Marble (same events; the recipe starts on the scheduler): `-1-2-|` → `-1-2-|`
     @inlinable

@@ -121,6 +121,7 @@ extension SignalConvertible {
     /// ``Event``s, and the result completes after the source's terminal event (RAC's `materialize`).
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// Signal<Int, MyError>(error: .boom).materialize()   // .error(.boom), then completes
     /// ```
     /// Marble: `-1-2-X` → `-next(1)-next(2)-(error(X)|)`
@@ -145,7 +146,9 @@ extension SignalConvertible where Failure == Never {
     /// Nothing changes at run time.
     ///
     /// ```swift
+    /// enum SearchError: Error { case offline }
     /// let query = Subject<String, Never>()
+    /// func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
     /// let results = query.promoteError(SearchError.self).flatMapLatest { search($0) }
     /// ```
     /// Marble: `-1-2-|` → `-1-2-|`
@@ -169,6 +172,7 @@ extension SignalConvertible where Failure == Never {
     /// `.completed` ends the result (RAC's `dematerialize`). The inverse of ``materialize()``.
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// Signal<Int, MyError>(error: .boom).materialize().dematerialize()   // fails with .boom
     /// ```
     /// Marble: `-next(1)-error(X)-` → `-1-X`
@@ -201,6 +205,7 @@ extension SignalConvertible {
     /// signal's own terminal event, ends the result (RAC's `dematerialize`).
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// let events = Subject<Event<Int, MyError>, MyError>()
     /// events.dematerialize().subscribe(next: { print($0) })
     /// events.send(.next(1))   // 1

@@ -16,7 +16,7 @@ extension SignalConvertible {
     /// numbers.send(2)                        // ("b", 2)
     /// ```
     /// Marble:
-    /// ```
+    /// ```text
     /// self:   -a-b---c-|
     /// other:  ---1-2-----3-
     /// result: ---(a,1)-(b,2)---(c,3)|
@@ -132,6 +132,7 @@ extension Signal {
     /// Reduce the pairs with `map` (RAC's `+zip:reduce:`).
     ///
     /// ```swift
+    /// let requests = Subject<String, Never>(), responses = Subject<Int, Never>()
     /// Signal.zip(requests, responses).map { "\($0) → \($1)" }
     /// ```
     /// Marble: `a: -1-2-3-|`, `b: --x--y-` → `--(1,x)--(2,y)-`
@@ -146,6 +147,9 @@ extension Signal {
     /// inputs), it completes once no further triple is possible.
     ///
     /// ```swift
+    /// let a = Signal<Int, Never>(values: [1, 2])
+    /// let b = Signal<Int, Never>(values: [3, 4])
+    /// let c = Signal<Int, Never>(values: [5, 6])
     /// Signal.zip(a, b, c).map { $0 + $1 + $2 }
     /// ```
     /// Marble: `a: 1-2-`, `b: -x-y`, `c: --T-` → `--(1,x,T)-`
@@ -163,6 +167,8 @@ extension Signal {
     /// Zips four signals into 4-tuples by position; see ``zip(_:_:_:)``.
     ///
     /// ```swift
+    /// let a = Signal<Int, Never>(values: [1, 2]), b = Signal<Int, Never>(values: [3, 4])
+    /// let c = Signal<Int, Never>(values: [5, 6]), d = Signal<Int, Never>(values: [7, 8])
     /// Signal.zip(a, b, c, d).map { [$0, $1, $2, $3] }
     /// ```
     /// Marble: `a: 1---`, `b: -2--`, `c: --3-`, `d: ---4` → `---(1,2,3,4)`
@@ -187,6 +193,9 @@ extension Signal {
     /// without sending (as RAC's `+zip:@[]`). The collection is read once, when this signal is created.
     ///
     /// ```swift
+    /// let first = Signal<Int, Never>(values: [1])
+    /// let second = Signal<Int, Never>(values: [2])
+    /// let third = Signal<Int, Never>(values: [3])
     /// Signal.zip([first, second, third]).map { $0.reduce(0, +) }
     /// ```
     /// Marble: `a: -1-2-`, `b: --x--y` → `--[1,x]--[2,y]`

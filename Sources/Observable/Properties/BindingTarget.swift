@@ -9,6 +9,6 @@
 ///     var text = ""
 /// }
 /// let label = Label()
-/// label.bind(\.text, to: viewModel.observe(\.title))   // from the Binding module
+/// label.bind(\.text, to: Signal(value: "Welcome"))   // from the Binding module
 /// ```
 public protocol BindingTarget: AnyObject {}

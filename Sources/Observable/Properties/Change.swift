@@ -6,6 +6,8 @@
 /// carries a new value.
 ///
 /// ```swift
+/// final class Account: KeyPathObservable { @Observed var name = "Ann" }
+/// let account = Account()
 /// account.valuesAndChanges(\.name, options: [.old, .new]).subscribe(next: { change in
 ///     print(change.oldValue ?? "-", "→", change.newValue ?? "-")
 /// })
@@ -15,19 +17,22 @@ public struct Change<Value> {
     /// The value before the change (with `.old`; `nil` for the initial change).
     ///
     /// ```swift
+    /// let change = Change(oldValue: 1, newValue: 2, isPrior: false)
     /// if let before = change.oldValue { print("was", before) }
     /// ```
     public var oldValue: Value?
     /// The value after the change (with `.new`; `nil` in a prior change).
     ///
     /// ```swift
+    /// let change = Change(oldValue: 1, newValue: 2, isPrior: false)
     /// if let after = change.newValue { print("now", after) }
     /// ```
     public var newValue: Value?
     /// Whether this change was sent before the set happened (with `.prior`).
     ///
     /// ```swift
-    /// if change.isPrior { saveUndoState() }
+    /// let change = Change(oldValue: 1, newValue: nil, isPrior: true)
+    /// if change.isPrior { print("about to change from", change.oldValue ?? 0) }
     /// ```
     public var isPrior: Bool
 
@@ -89,24 +94,32 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// Send a change at once, on subscription, with the current value as `newValue` (if `.new`).
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = ""; @Observed var count = 0 }
+    /// let model = Model()
     /// model.valuesAndChanges(\.name, options: [.initial, .new])
     /// ```
     public static let initial = ObservationOptions(rawValue: 1 << 0)
     /// Fill `oldValue` with the value before the change.
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = ""; @Observed var count = 0 }
+    /// let model = Model()
     /// model.valuesAndChanges(\.name, options: [.old, .new])
     /// ```
     public static let old = ObservationOptions(rawValue: 1 << 1)
     /// Fill `newValue` with the value after the change.
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = ""; @Observed var count = 0 }
+    /// let model = Model()
     /// model.valuesAndChanges(\.name, options: .new)
     /// ```
     public static let new = ObservationOptions(rawValue: 1 << 2)
     /// Also send a change before each set, with `isPrior == true` (and `oldValue` if `.old`).
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = ""; @Observed var count = 0 }
+    /// let model = Model()
     /// model.valuesAndChanges(\.name, options: [.prior, .old, .new])
     /// ```
     public static let prior = ObservationOptions(rawValue: 1 << 3)

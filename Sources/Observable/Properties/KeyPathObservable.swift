@@ -38,6 +38,8 @@ extension KeyPathObservable {
     /// (`.keyPathObservesNothing`) is reported.
     ///
     /// ```swift
+    /// final class Account: KeyPathObservable { @Observed var name = "" }
+    /// final class LoginViewModel: KeyPathObservable { @Observed var account = Account() }
     /// let vm = LoginViewModel()
     /// vm.observe(\.account.name).subscribe(next: { print("name:", $0) })   // name: (empty)
     /// vm.account.name = "ann"                                               // name: ann
@@ -96,6 +98,8 @@ extension KeyPathObservable {
     /// Key paths are tracked as by ``observe(_:)``; `oldValue` is the value last sent for the path.
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = ""; @Observed var count = 0 }
+    /// let model = Model()
     /// model.valuesAndChanges(\.count, options: [.initial, .old, .new, .prior])
     ///     .subscribe(next: { print($0) })     // Change(new: 0)
     /// model.count = 1                          // Change(prior, old: 0), then Change(old: 0, new: 1)
@@ -147,6 +151,7 @@ extension KeyPathObservable {
     /// deinitialization. Subscribe on the object's isolation.
     ///
     /// ```swift
+    /// final class LoginViewModel: KeyPathObservable { @Observed var username = "" }
     /// var vm: LoginViewModel? = LoginViewModel()
     /// vm!.deallocated.subscribe(completed: { print("gone") })
     /// vm = nil   // gone

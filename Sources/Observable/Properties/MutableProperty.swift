@@ -22,6 +22,7 @@ public final class MutableProperty<Value>: PropertyProtocol {
     /// The failure type: properties never fail.
     ///
     /// ```swift
+    /// let count = MutableProperty(0)
     /// let signal: Signal<Int, MutableProperty<Int>.Failure> = count.signal   // Signal<Int, Never>
     /// ```
     public typealias Failure = Never
@@ -44,6 +45,7 @@ public final class MutableProperty<Value>: PropertyProtocol {
     /// The current value. Setting it notifies the observers. Thread-safe.
     ///
     /// ```swift
+    /// let count = MutableProperty(0)
     /// count.value += 1   // a read, then a set: use modify(_:) to make it atomic
     /// ```
     @inlinable
@@ -80,6 +82,7 @@ public final class MutableProperty<Value>: PropertyProtocol {
     /// receives a value set before its initial one); disposed before its turn, it receives nothing.
     ///
     /// ```swift
+    /// let count = MutableProperty(0)
     /// count.signal.map { "\($0) items" }.subscribe(next: { print($0) })
     /// ```
     /// Marble (sets of 1, 2 after subscribing while the value is 0): `0-1-2-|`

@@ -26,13 +26,18 @@ extension Observation.Observable where Self: AnyObject {
     /// If the key path reads no tracked property, the signal sends the current value and completes
     /// (with an ``ObservationWarning``, `.keyPathObservesNothing`).
     ///
+    /// <!-- example: top-level -->
     /// ```swift
-    /// @Observable final class Player {
+    /// import Observation
+    ///
+    /// @Observation.Observable final class Player {   // `Observable` alone names Tether's module
     ///     var score = 0
     /// }
-    /// let player = Player()
-    /// player.observe(\.score).subscribe(next: { print($0) })   // 0
-    /// player.score = 10                                         // 10
+    ///
+    /// func follow(_ player: Player) {
+    ///     player.observe(\.score).subscribe(next: { print($0) })   // 0
+    ///     player.score = 10                                         // 10
+    /// }
     /// ```
     /// Marble (sets of `score`): `0--10--20-` → `0--10--20-`
     public func observe<T>(_ keyPath: KeyPath<Self, T>) -> Signal<T, Never> {

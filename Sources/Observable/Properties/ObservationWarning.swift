@@ -23,25 +23,30 @@
 /// warnings elsewhere (a logger, a test).
 ///
 /// ```swift
-/// ObservationWarning.handler = { warning in logger.warning("\(warning)") }
+/// ObservationWarning.handler = { warning in FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
 /// ```
 public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of warnings.
     ///
     /// ```swift
-    /// if warning.kind == .keyPathObservesNothing { … }
+    /// ObservationWarning.handler = { warning in
+    ///     if warning.kind == .keyPathObservesNothing { print("nothing to observe:", warning.subject) }
+    /// }
     /// ```
     public enum Kind: Sendable, Hashable {
         /// The key path read no observable property: the signal sent the current value and completed.
         ///
         /// ```swift
+        /// final class Settings: KeyPathObservable { @Observed var theme = ""; var plainVar = 0 }
+        /// let settings = Settings()
         /// settings.observe(\.plainVar)   // reports .keyPathObservesNothing
         /// ```
         case keyPathObservesNothing
         /// The object owns no storage that tells Tether when it deinitializes.
         ///
         /// ```swift
-        /// objectWithoutObservedProperties.deallocated   // reports .noLifetimeStorage
+        /// final class Plain: KeyPathObservable { var name = "" }
+        /// Plain().deallocated   // reports .noLifetimeStorage
         /// ```
         case noLifetimeStorage
     }
@@ -49,26 +54,28 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// Which problem this is.
     ///
     /// ```swift
-    /// warning.kind   // .keyPathObservesNothing
+    /// ObservationWarning.handler = { warning in print(warning.kind) }   // keyPathObservesNothing
     /// ```
     public let kind: Kind
     /// The type (and key path) concerned, e.g. `"\Settings.plain"`.
     ///
     /// ```swift
-    /// warning.subject   // "\Settings.plain"
+    /// ObservationWarning.handler = { warning in print(warning.subject) }   // \Settings.plain
     /// ```
     public let subject: String
     /// A full explanation with the fix.
     ///
     /// ```swift
-    /// logger.warning(warning.message)
+    /// ObservationWarning.handler = { warning in print(warning.message) }
     /// ```
     public let message: String
 
     /// The warning's message, prefixed with `Tether:`.
     ///
     /// ```swift
-    /// print(warning)   // Tether: observe(\Settings.plain) read no @Observed property …
+    /// ObservationWarning.handler = { warning in
+    ///     print(warning)   // Tether: observe(\Settings.plain) read no @Observed property …
+    /// }
     /// ```
     public var description: String { "Tether: " + message }
 

@@ -38,7 +38,9 @@ public struct Observed<Value> {
     /// Creates the property with its initial value (`@Observed var name = ""`).
     ///
     /// ```swift
-    /// @Observed var count = 0
+    /// final class Counter: KeyPathObservable {
+    ///     @Observed var count = 0
+    /// }
     /// ```
     @inlinable
     public init(wrappedValue: Value) {
@@ -49,6 +51,7 @@ public struct Observed<Value> {
 
     /// Unavailable: `@Observed` needs its enclosing object, so it only works inside classes.
     ///
+    /// <!-- example: skip -->
     /// ```swift
     /// struct Settings { @Observed var theme = "" }   // error: only in KeyPathObservable classes
     /// ```
@@ -65,6 +68,8 @@ public struct Observed<Value> {
     /// The accessor the compiler uses for `object.property` (reads and writes).
     ///
     /// ```swift
+    /// final class LoginViewModel: KeyPathObservable { @Observed var username = "" }
+    /// let vm = LoginViewModel()
     /// vm.username = "ann"   // calls the setter through this subscript
     /// ```
     @inlinable

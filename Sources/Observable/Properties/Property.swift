@@ -17,6 +17,7 @@ public final class Property<Value>: PropertyProtocol {
     /// The failure type: properties never fail.
     ///
     /// ```swift
+    /// let canLogIn = MutableProperty(false)
     /// let signal: Signal<Bool, Property<Bool>.Failure> = canLogIn.signal   // Signal<Bool, Never>
     /// ```
     public typealias Failure = Never
@@ -33,8 +34,10 @@ public final class Property<Value>: PropertyProtocol {
     /// A read-only view of `property` (for example, to expose a `MutableProperty` without its setter).
     ///
     /// ```swift
-    /// private let _status = MutableProperty("idle")
-    /// lazy var status = Property(_status)
+    /// final class Uploader {
+    ///     private let _status = MutableProperty("idle")
+    ///     lazy var status = Property(_status)   // read-only to the outside
+    /// }
     /// ```
     public convenience init<Source: PropertyProtocol>(_ property: Source) where Source.Value == Value {
         self.init(read: { property.value }, signal: { property.signal })
@@ -52,7 +55,8 @@ public final class Property<Value>: PropertyProtocol {
     /// The current value (computed from the sources on each read).
     ///
     /// ```swift
-    /// if canLogIn.value { … }
+    /// let canLogIn = MutableProperty(false)
+    /// if canLogIn.value { /* … */ }
     /// ```
     @inlinable
     public var value: Value { read() }
@@ -60,6 +64,9 @@ public final class Property<Value>: PropertyProtocol {
     /// The current value, then every change; completes when the sources complete.
     ///
     /// ```swift
+    /// final class Button { var isEnabled = false }
+    /// let button = Button()
+    /// let canLogIn = MutableProperty(false)
     /// canLogIn.signal.subscribe(next: { button.isEnabled = $0 })
     /// ```
     @inlinable
@@ -73,6 +80,7 @@ extension Property {
     /// when both sources have completed.
     ///
     /// ```swift
+    /// let username = MutableProperty("ann"), password = MutableProperty("secret")
     /// let both = Property.combineLatest(username, password)
     /// both.value   // ("ann", "secret")
     /// ```
@@ -88,6 +96,7 @@ extension Property {
     /// A property whose value is the triple of the current values of `a`, `b` and `c`.
     ///
     /// ```swift
+    /// let name = MutableProperty("Ann"), email = MutableProperty("ann@example.org"), age = MutableProperty(30)
     /// let form = Property.combineLatest(name, email, age)
     /// ```
     /// Marble: each change of any source sends the latest triple.

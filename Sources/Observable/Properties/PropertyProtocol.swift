@@ -18,6 +18,7 @@ public protocol PropertyProtocol<Value>: SignalConvertible where Failure == Neve
     /// The current value.
     ///
     /// ```swift
+    /// let property = MutableProperty(0)
     /// let now = property.value
     /// ```
     var value: Value { get }

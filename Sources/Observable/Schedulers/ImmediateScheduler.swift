@@ -19,6 +19,7 @@ public final class ImmediateScheduler: Scheduler {
     /// The shared immediate scheduler.
     ///
     /// ```swift
+    /// let signal = Signal<Int, Never>(values: [1, 2, 3])
     /// signal.deliver(on: ImmediateScheduler.shared)
     /// ```
     public static let shared = ImmediateScheduler()

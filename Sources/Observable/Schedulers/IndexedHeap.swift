@@ -1,6 +1,7 @@
 /// An element of an ``IndexedHeap``: an object that carries its priority and its own position in the heap,
 /// so that the heap can remove it from anywhere in O(log n) without searching for it.
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// final class Job: IndexedHeapElement {
 ///     let heapPriority: Int
@@ -33,6 +34,7 @@ package protocol IndexedHeapElement: AnyObject {
 ///
 /// Not thread-safe: keep it behind its owner's lock (``TestScheduler`` does).
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// var heap = IndexedHeap<Job>()
 /// let late = Job(5)

@@ -44,7 +44,8 @@ public final class QueueScheduler: Scheduler {
     /// The Dispatch queue that runs this scheduler's work.
     ///
     /// ```swift
-    /// scheduler.queue.sync { … }
+    /// let scheduler = QueueScheduler()
+    /// scheduler.queue.sync { /* … */ }
     /// ```
     public let queue: DispatchQueue
     private let key = DispatchSpecificKey<ObjectIdentifier>()
@@ -52,6 +53,7 @@ public final class QueueScheduler: Scheduler {
     /// The scheduler for `DispatchQueue.main` (see "The main queue on Linux" above).
     ///
     /// ```swift
+    /// let results = Subject<[String], Never>()
     /// results.deliver(on: QueueScheduler.main)
     /// ```
     public static let main = QueueScheduler(queue: .main)
@@ -69,6 +71,7 @@ public final class QueueScheduler: Scheduler {
     /// Creates a scheduler on an existing queue. Work runs in order only if `queue` is serial.
     ///
     /// ```swift
+    /// let myQueue = DispatchQueue(label: "work")
     /// let scheduler = QueueScheduler(queue: myQueue)
     /// ```
     public init(queue: DispatchQueue) {
@@ -79,6 +82,7 @@ public final class QueueScheduler: Scheduler {
     /// Whether the calling code runs on this scheduler's queue.
     ///
     /// ```swift
+    /// func updateScreen() {}
     /// if QueueScheduler.main.isCurrent { updateScreen() }
     /// ```
     public var isCurrent: Bool {
@@ -88,6 +92,7 @@ public final class QueueScheduler: Scheduler {
     /// Monotonic time since boot.
     ///
     /// ```swift
+    /// let scheduler = QueueScheduler()
     /// scheduler.now
     /// ```
     public var now: Duration { monotonicNow() }
@@ -95,6 +100,7 @@ public final class QueueScheduler: Scheduler {
     /// Runs `action` asynchronously on the queue, unless disposed first.
     ///
     /// ```swift
+    /// let scheduler = QueueScheduler()
     /// scheduler.schedule { print("async") }
     /// ```
     @discardableResult
@@ -109,6 +115,7 @@ public final class QueueScheduler: Scheduler {
     /// Runs `action` on the queue after `delay`, unless disposed first.
     ///
     /// ```swift
+    /// let scheduler = QueueScheduler()
     /// scheduler.schedule(after: .milliseconds(300)) { print("later") }
     /// ```
     @discardableResult
@@ -124,6 +131,7 @@ public final class QueueScheduler: Scheduler {
     /// (a `DispatchSourceTimer`: no run loop needed).
     ///
     /// ```swift
+    /// let scheduler = QueueScheduler()
     /// let ticking = scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
     /// ```
     @discardableResult

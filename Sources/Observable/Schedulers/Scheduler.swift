@@ -13,6 +13,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// (its creation for ``TestScheduler``, boot for the Dispatch-based ones).
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let started = scheduler.now
     /// ```
     var now: Duration { get }
@@ -20,6 +21,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// Runs `action` as soon as possible. Disposing the result before it runs cancels it.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.schedule { print("soon") }
     /// ```
     @discardableResult
@@ -28,6 +30,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// Runs `action` once `delay` has passed on this scheduler's clock.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.schedule(after: .seconds(1)) { print("a second later") }
     /// ```
     @discardableResult
@@ -36,6 +39,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// Runs `action` after `delay`, then every `interval`, until the result is disposed.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let ticking = scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
     /// ```
     @discardableResult

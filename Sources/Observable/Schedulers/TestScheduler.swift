@@ -9,11 +9,10 @@ import Synchronization
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let results = Recorded<String>()    // any thread-safe collector
-/// scheduler.schedule(after: .seconds(2)) { results.append("b") }
-/// scheduler.schedule(after: .seconds(1)) { results.append("a") }
-/// scheduler.advance(by: .seconds(1))   // runs "a"; now == 1 s
-/// scheduler.run()                      // runs "b";  now == 2 s
+/// scheduler.schedule(after: .seconds(2)) { print("b") }
+/// scheduler.schedule(after: .seconds(1)) { print("a") }
+/// scheduler.advance(by: .seconds(1))   // prints "a"; now == 1 s
+/// scheduler.run()                      // prints "b"; now == 2 s
 /// ```
 ///
 /// - Complexity: scheduling, cancelling (disposing what `schedule` returned) and running each action
@@ -48,6 +47,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The virtual time: the origin plus every advance so far.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.advance(by: .seconds(3))
     /// scheduler.now   // 3 seconds
     /// ```
@@ -56,6 +56,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The number of actions waiting to run (cancelled ones are not counted).
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// XCTAssertEqual(scheduler.pendingCount, 0)
     /// ```
     ///
@@ -73,6 +74,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` at the current virtual time; it runs on the next advance.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.schedule { print("on the next advance") }
     /// ```
     @discardableResult
@@ -83,6 +85,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` `delay` after the current virtual time.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.schedule(after: .milliseconds(500)) { print("at 0.5 s") }
     /// ```
     @discardableResult
@@ -93,6 +96,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` after `delay`, then every `interval` (at least one nanosecond).
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
     /// scheduler.advance(by: .seconds(2))   // tick tick tick (at 0, 1 and 2 s)
     /// ```
@@ -106,6 +110,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs everything due by `now + duration`, then sets the clock to that time.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.advance(by: .milliseconds(100))
     /// ```
     public func advance(by duration: Duration = .zero) {
@@ -116,6 +121,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// (the clock never moves back: a time in the past runs nothing).
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.advance(to: .seconds(10))
     /// ```
     public func advance(to time: Duration) {
@@ -129,6 +135,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Repeating work would never end: `run()` stops after `limit` actions and reports it.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// scheduler.run()
     /// ```
     /// - Returns: the number of actions run.

@@ -31,7 +31,8 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// right after `send` returns sees that value or a later one.
     ///
     /// ```swift
-    /// if enabled.value { … }
+    /// let enabled = BehaviorSubject<Bool, Never>(value: false)
+    /// if enabled.value { /* … */ }
     /// ```
     public var value: Value {
         core.latestValue
@@ -40,6 +41,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// Sends `event` to every current subscriber; a value becomes the current value.
     ///
     /// ```swift
+    /// let enabled = BehaviorSubject<Bool, Never>(value: false)
     /// enabled.send(true)
     /// ```
     @inlinable
@@ -50,6 +52,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// A signal whose subscriptions receive the current value first, then what this subject sends.
     ///
     /// ```swift
+    /// let enabled = BehaviorSubject<Bool, Never>(value: false)
     /// enabled.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable

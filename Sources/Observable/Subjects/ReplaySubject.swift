@@ -30,6 +30,7 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
     /// Sends `event` to every current subscriber and records values for later ones.
     ///
     /// ```swift
+    /// let replay = ReplaySubject<Int, Never>(capacity: 1)
     /// replay.send(event: .next(1))
     /// ```
     @inlinable
@@ -41,6 +42,7 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
     /// any), then what this subject sends.
     ///
     /// ```swift
+    /// let replay = ReplaySubject<Int, Never>(capacity: 1)
     /// replay.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable

@@ -33,6 +33,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// Sends `event` to every current subscriber.
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
     /// subject.send(event: .completed)
     /// ```
     @inlinable
@@ -43,6 +44,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// A signal whose subscriptions receive what this subject sends from then on.
     ///
     /// ```swift
+    /// let subject = Subject<Int, Never>()
     /// subject.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable

@@ -37,6 +37,7 @@ public enum Marbles {
     ///
     /// Pick a smaller frame for short timings, and pass the same `frame:` when you render:
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let input = try scheduler.hot("-a-b", frame: .milliseconds(100))
     /// let recorder = input.record(on: scheduler, frame: .milliseconds(100))
     /// ```
@@ -46,6 +47,11 @@ public enum Marbles {
     /// ``TestRecorder/events``.
     ///
     /// ```swift
+    /// enum LoginError: Error { case offline }
+    /// let scheduler = TestScheduler()
+    /// let login = try scheduler.cold("-a-#", values: ["a": 1], error: LoginError.offline)
+    /// let recorder = login.record(on: scheduler)
+    /// scheduler.run()
     /// let expected = try Marbles.events("-a-#", values: ["a": 1], error: LoginError.offline)
     /// XCTAssertEqual(recorder.events, expected)
     /// // [next(1) @ 1.0 seconds, error(offline) @ 3.0 seconds]
@@ -65,6 +71,7 @@ public enum Marbles {
     /// Parses a diagram of a signal that cannot fail.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertEqual(recorder.events, try Marbles.events("-a-b|", values: ["a": 1, "b": 2]))
     /// ```
     public static func events<Value>(
@@ -79,6 +86,9 @@ public enum Marbles {
     /// Parses a diagram of one-letter `String` values (each value character stands for itself).
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.cold("-a-b|").record(on: scheduler)
+    /// scheduler.run()
     /// XCTAssertEqual(recorder.events, try Marbles.events("-a-b|"))
     /// ```
     public static func events(
@@ -98,7 +108,8 @@ public enum Marbles {
     /// width; compare ``TestRecorder/events`` when you need exact times. The string ends at the last event.
     ///
     /// ```swift
-    /// Marbles.render([.next(1, at: .seconds(1)), .completed(at: .seconds(2))], symbol: { _ in "x" })
+    /// let events: [TimedEvent<Int, Never>] = [.next(1, at: .seconds(1)), .completed(at: .seconds(2))]
+    /// Marbles.render(events, symbol: { _ in "x" })
     /// // "-x|"
     /// ```
     public static func render<Value, Failure: Error>(
@@ -148,6 +159,7 @@ public enum Marbles {
 /// A malformed marble diagram: what is wrong and where.
 ///
 /// ```swift
+/// let scheduler = TestScheduler()
 /// do { _ = try scheduler.hot("-a-x|", values: ["a": 1]) }
 /// catch { print(error) }
 /// // marble diagram "-a-x|", character 3 ('x'): no value for this symbol (add it to `values:`)
@@ -188,7 +200,7 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A readable explanation naming the character and its position.
     ///
     /// ```swift
-    /// print(error.description)
+    /// do { _ = try Marbles.events("-a-?") } catch { print(error.description) }
     /// ```
     public var description: String {
         let characters = Array(marbles)

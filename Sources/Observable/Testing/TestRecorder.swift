@@ -29,7 +29,9 @@ public final class TestRecorder<Value, Failure: Error> {
     /// (or `.zero` for every event when `scheduler` is `nil`).
     ///
     /// ```swift
-    /// let recorder = TestRecorder(viewModel.enabled, on: scheduler)
+    /// let scheduler = TestScheduler()
+    /// let enabled = BehaviorSubject<Bool, Never>(value: false)
+    /// let recorder = TestRecorder(enabled, on: scheduler)
     /// ```
     public init<Source: SignalConvertible>(
         _ source: Source,
@@ -50,6 +52,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Every event so far, in order, with its time.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertEqual(recorder.events, [.next(1, at: .seconds(1)), .completed(at: .seconds(2))])
     /// ```
     public var events: [TimedEvent<Value, Failure>] { storage.snapshot() }
@@ -57,6 +60,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The values received so far.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Signal<Bool, Never>(values: [false, true, false]))
     /// XCTAssertEqual(recorder.values, [false, true, false])
     /// ```
     public var values: [Value] { events.compactMap(\.event.value) }
@@ -64,6 +68,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the signal completed.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertTrue(recorder.isCompleted)
     /// ```
     public var isCompleted: Bool {
@@ -74,6 +79,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The failure the signal sent, if any.
     ///
     /// ```swift
+    /// enum LoginError: Error { case disabled }
+    /// let recorder = TestRecorder(Signal<Int, LoginError>(error: .disabled))
     /// XCTAssertEqual(recorder.failure, .disabled)
     /// ```
     public var failure: Failure? { events.last?.event.error }
@@ -81,6 +88,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the signal sent a terminal event (completion or failure).
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertFalse(recorder.isTerminated)
     /// ```
     public var isTerminated: Bool { events.last?.event.isTerminal ?? false }
@@ -88,6 +96,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the recording subscription has ended (terminated or disposed).
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// recorder.dispose()
     /// XCTAssertTrue(recorder.isDisposed)
     /// ```
@@ -96,6 +105,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Stops recording (disposes the subscription). Recorded events stay available.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// recorder.dispose()
     /// ```
     public func dispose() {
@@ -108,6 +118,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Use one-character values (or ``marbles(values:)``) so the string lines up with the input diagrams.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertEqual(recorder.marbles, "---b---c|")
     /// ```
     public var marbles: String {
@@ -117,7 +128,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The recording as a marble string, each value written as `symbol(value)`.
     ///
     /// ```swift
-    /// XCTAssertEqual(enabled.marbles { $0 ? "T" : "F" }, "F-T--F")
+    /// let recorder = TestRecorder(BehaviorSubject<Bool, Never>(value: false))
+    /// XCTAssertEqual(recorder.marbles { $0 ? "T" : "F" }, "F")
     /// ```
     public func marbles(_ symbol: (Value) -> String) -> String {
         Marbles.render(events, frame: frame, start: start, symbol: symbol)
@@ -127,6 +139,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// dictionary that built the input — or `?` when it has none.
     ///
     /// ```swift
+    /// enum Colour { case white, yellow }
+    /// let recorder = TestRecorder(Subject<Colour, Never>())
     /// let colours: [Character: Colour] = ["w": .white, "y": .yellow]
     /// XCTAssertEqual(recorder.marbles(values: colours), "y-w--y")
     /// ```
@@ -143,6 +157,7 @@ extension TestRecorder: CustomStringConvertible {
     /// The marble string and the exact events, for failure messages.
     ///
     /// ```swift
+    /// let recorder = TestRecorder(Subject<Int, Never>())
     /// print(recorder)   // "-A-B|" [next(A) @ 1.0 seconds, next(B) @ 3.0 seconds, completed @ 4.0 seconds]
     /// ```
     public var description: String {
@@ -154,7 +169,9 @@ extension SignalConvertible {
     /// Subscribes a ``TestRecorder`` that timestamps events with `scheduler.now`.
     ///
     /// ```swift
-    /// let recorder = viewModel.results.record(on: scheduler)
+    /// let scheduler = TestScheduler()
+    /// let results = try scheduler.cold("---r--")
+    /// let recorder = results.record(on: scheduler)
     /// scheduler.advance(by: .seconds(5))
     /// XCTAssertEqual(recorder.marbles, "---r--")
     /// ```

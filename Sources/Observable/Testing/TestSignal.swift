@@ -7,6 +7,7 @@
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let search = try scheduler.cold("--r|")
+/// let cancel = try scheduler.cold("-c")
 /// let recorder = search.signal.take(until: cancel).record(on: scheduler)
 /// scheduler.run()
 /// XCTAssertEqual(search.subscriptions, [TestSubscription(subscribed: .zero, ended: .seconds(1))])
@@ -35,7 +36,11 @@ public final class TestSignal<Value, Failure: Error>: SignalConvertible {
     /// by disposal), or `nil` while it lives.
     ///
     /// ```swift
-    /// XCTAssertEqual(search.subscriptions.map(\.ended), [.seconds(3)])
+    /// let scheduler = TestScheduler()
+    /// let search = try scheduler.cold("---r|")
+    /// let recorder = search.record(on: scheduler)
+    /// scheduler.run()
+    /// XCTAssertEqual(search.subscriptions.map(\.ended), [.seconds(4)])
     /// ```
     public var subscriptions: [TestSubscription] { log.snapshot() }
 }
@@ -45,6 +50,11 @@ extension TestSignal: @unchecked Sendable where Value: Sendable {}
 /// One subscription to a ``TestSignal``: the scheduler times at which it started and ended.
 ///
 /// ```swift
+/// let scheduler = TestScheduler()
+/// let signal = try scheduler.cold("---|")
+/// scheduler.advance(by: .seconds(1))
+/// let recorder = signal.record(on: scheduler)
+/// scheduler.run()
 /// XCTAssertEqual(signal.subscriptions, [TestSubscription(subscribed: .seconds(1), ended: .seconds(4))])
 /// ```
 public struct TestSubscription: Hashable, Sendable, CustomStringConvertible {
@@ -66,7 +76,10 @@ public struct TestSubscription: Hashable, Sendable, CustomStringConvertible {
     /// `subscribed @ 1.0 seconds, ended @ 3.0 seconds` or `… still alive`.
     ///
     /// ```swift
-    /// print(signal.subscriptions[0])
+    /// let scheduler = TestScheduler()
+    /// let signal = try scheduler.cold("-|")
+    /// let recorder = signal.record(on: scheduler)
+    /// print(signal.subscriptions[0])   // subscribed @ 0.0 seconds, still alive
     /// ```
     public var description: String {
         "subscribed @ \(subscribed), " + (ended.map { "ended @ \($0)" } ?? "still alive")
@@ -103,6 +116,7 @@ extension TestScheduler {
     /// `^` marks now (frame 0); events left of it are sent at once, before anyone can subscribe.
     ///
     /// ```swift
+    /// enum FormError: Error { case closed }
     /// let scheduler = TestScheduler()
     /// let password = try scheduler.hot("-a--b-#", values: ["a": "pw", "b": "secret"], error: FormError.closed)
     /// ```
@@ -121,6 +135,7 @@ extension TestScheduler {
     /// A hot signal that cannot fail, its values looked up in `values`.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let valid = try scheduler.hot("-t-f-t", values: ["t": true, "f": false])
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `#`).
@@ -137,6 +152,7 @@ extension TestScheduler {
     /// A hot signal of one-letter strings: each value character is sent as itself.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let text = try scheduler.hot("-a-b--c|")   // sends "a", "b", "c"
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `#`).
@@ -152,6 +168,8 @@ extension TestScheduler {
     /// A hot signal of one-letter strings that fails with `error` at `#`.
     ///
     /// ```swift
+    /// enum IOError: Error { case closed }
+    /// let scheduler = TestScheduler()
     /// let lines = try scheduler.hot("-a-#", error: IOError.closed)
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram.
@@ -170,6 +188,8 @@ extension TestScheduler {
     /// one). Disposing a subscription cancels its pending events. See ``Marbles`` for the notation.
     ///
     /// ```swift
+    /// enum SearchError: Error { case offline }
+    /// let scheduler = TestScheduler()
     /// let search = try scheduler.cold("--r|", values: ["r": ["Swift", "Linux"]], error: SearchError.offline)
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `^`).
@@ -187,6 +207,7 @@ extension TestScheduler {
     /// A cold signal that cannot fail, its values looked up in `values`.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let login = try scheduler.cold("--s|", values: ["s": true])
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `#` or `^`).
@@ -203,6 +224,7 @@ extension TestScheduler {
     /// A cold signal of one-letter strings.
     ///
     /// ```swift
+    /// let scheduler = TestScheduler()
     /// let letters = try scheduler.cold("a-b|")
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `#` or `^`).
@@ -218,6 +240,8 @@ extension TestScheduler {
     /// A cold signal of one-letter strings that fails with `error` at `#`.
     ///
     /// ```swift
+    /// enum NetworkError: Error { case timedOut }
+    /// let scheduler = TestScheduler()
     /// let flaky = try scheduler.cold("a-#", error: NetworkError.timedOut)
     /// ```
     /// - Throws: ``MarbleError`` for a malformed diagram (or a `^`).

@@ -38,6 +38,7 @@ public struct TimedEvent<Value, Failure: Error> {
     /// A failure sent at `time`.
     ///
     /// ```swift
+    /// enum MyError: Error { case boom }
     /// let expected: [TimedEvent<Int, MyError>] = [.error(.boom, at: .seconds(2))]
     /// ```
     public static func error(_ failure: Failure, at time: Duration) -> TimedEvent {
