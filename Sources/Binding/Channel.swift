@@ -25,6 +25,8 @@ public final class Channel<Value, Failure: Error> {
     /// subscription.
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = "" }
+    /// let model = Model(), channel = Channel<String, Never>()
     /// channel.leadingTerminal.subscribe(next: { model.name = $0 })
     /// ```
     public let leadingTerminal: ChannelTerminal<Value, Failure>
@@ -33,7 +35,9 @@ public final class Channel<Value, Failure: Error> {
     /// then what is sent on it.
     ///
     /// ```swift
-    /// channel.followingTerminal.take(1).subscribe(next: { print("current:", $0) })
+    /// let channel = Channel<String, Never>()
+    /// channel.leadingTerminal.send("Ann")
+    /// channel.followingTerminal.take(1).subscribe(next: { print("current:", $0) })   // current: Ann
     /// ```
     public let followingTerminal: ChannelTerminal<Value, Failure>
 
@@ -59,7 +63,9 @@ public final class Channel<Value, Failure: Error> {
 /// several threads at once.
 ///
 /// ```swift
-/// let volume = ChannelTerminal(values: settings.volume.signal, set: { settings.volume.value = $0 })
+/// final class Slider: KeyPathObservable { @Observed var value = 0.0 }
+/// let settingsVolume = MutableProperty(0.5), sliderWidget = Slider()
+/// let volume = ChannelTerminal(values: settingsVolume.signal, set: { settingsVolume.value = $0 })
 /// let slider = sliderWidget.channel(\.value)
 /// volume <~> slider   // volume takes the slider's value now; from then on each follows the other
 /// ```
@@ -99,6 +105,8 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// set's echo.
     ///
     /// ```swift
+    /// final class Model: KeyPathObservable { @Observed var name = "" }
+    /// let model = Model()
     /// let terminal = ChannelTerminal(values: model.observe(\.name), set: { [weak model] in model?.name = $0 })
     /// ```
     public convenience init(values: some SignalConvertible<Value, Failure>, set: @escaping (Value) -> Void) {
@@ -111,7 +119,10 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// after the end receives it at once (after the last value, for a following terminal).
     ///
     /// ```swift
-    /// terminal.signal.subscribe(next: { print("now", $0) })
+    /// let volume = MutableProperty(0.5)
+    /// let terminal = volume.channel()
+    /// terminal.signal.subscribe(next: { print("now", $0) })   // now 0.5
+    /// volume.value = 0.8                                      // now 0.8
     /// ```
     public var signal: Signal<Value, Failure> {
         core.signal(for: end)
@@ -122,6 +133,8 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// subscribers receive it.
     ///
     /// ```swift
+    /// let volume = MutableProperty(0.2)
+    /// let volumeTerminal = volume.channel()
     /// Signal(value: 0.5).subscribe(volumeTerminal)   // sets the volume to 0.5, then ends the channel
     /// volumeTerminal.send(0.8)                       // ignored: the channel has ended
     /// ```
@@ -147,6 +160,9 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// refused, and the returned link is already disposed.
     ///
     /// ```swift
+    /// final class Form: KeyPathObservable { @Observed var username = "" }
+    /// final class Account: KeyPathObservable { @Observed var name = "ann" }
+    /// let form = Form(), account = Account()
     /// let link = form.channel(\.username).bind(to: account.channel(\.name))   // form shows account's name
     /// ```
     @discardableResult
@@ -158,6 +174,9 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// `follower <~> leader` is `follower.bind(to: leader)`.
     ///
     /// ```swift
+    /// final class Form: KeyPathObservable { @Observed var username = "" }
+    /// final class Account: KeyPathObservable { @Observed var name = "ann" }
+    /// let form = Form(), account = Account()
     /// form.channel(\.username) <~> account.channel(\.name)
     /// ```
     @discardableResult
@@ -171,7 +190,11 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// channel ends, or when it is disposed.
     ///
     /// ```swift
-    /// volumeTerminal <~ presets.map(\.volume)
+    /// struct Preset { var volume: Double }
+    /// let volume = MutableProperty(0.5)
+    /// let volumeTerminal = volume.channel()
+    /// let presets = Signal(values: [Preset(volume: 0.2), Preset(volume: 0.8)])
+    /// volumeTerminal <~ presets.map(\.volume)   // volume is 0.8; the channel goes on
     /// ```
     @discardableResult
     public static func <~ (terminal: ChannelTerminal, source: some SignalConvertible<Value, Never>) -> any Disposable {
@@ -194,7 +217,8 @@ extension Channel: @unchecked Sendable where Value: Sendable {}
 /// any thread (a property's setter then runs on the sending thread).
 ///
 /// ```swift
-/// let terminal = settings.volume.channel()
+/// let volume = MutableProperty(0.5)
+/// let terminal = volume.channel()
 /// Task.detached { terminal.send(0.5) }
 /// ```
 extension ChannelTerminal: @unchecked Sendable where Value: Sendable {}
@@ -205,6 +229,9 @@ extension KeyPathObservable {
     /// object weakly; its channel completes when the object deallocates, which ends any link.
     ///
     /// ```swift
+    /// final class Form: KeyPathObservable { @Observed var username = "" }
+    /// final class Account: KeyPathObservable { @Observed var name = "ann" }
+    /// let form = Form(), account = Account()
     /// form.channel(\.username) <~> account.channel(\.name)   // the form takes the account's name first
     /// ```
     public func channel<Value>(_ keyPath: ReferenceWritableKeyPath<Self, Value>) -> ChannelTerminal<Value, Never> {
@@ -218,7 +245,9 @@ extension MutableProperty {
     /// property deinitializes. Both sides of a link may be set from any thread.
     ///
     /// ```swift
-    /// settings.volume.channel() <~> slider.channel(\.value)
+    /// final class Slider: KeyPathObservable { @Observed var value = 0.0 }
+    /// let volume = MutableProperty(0.5), slider = Slider()
+    /// volume.channel() <~> slider.channel(\.value)   // the volume takes the slider's value first
     /// ```
     public func channel() -> ChannelTerminal<Value, Never> {
         ChannelTerminal(values: signal, set: { [weak self] value in self?.value = value })
