@@ -148,11 +148,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         lock.lock()
         let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         guard let op = makeOperation() else {
-            // Nothing to submit; but a gate handed off to the parked senders must not be left ownerless
-            // with work pending when this was the last of them.
-            let acquired = word.load(ordering: .relaxed) == 1 && parkedSenders == 0 && markPendingOrAcquire(me)
-            lock.unlock()
-            if acquired { release(me, perform: perform, handOff: handOff) }
+            submittedNothing(me, perform: perform, handOff: handOff)
             return
         }
         // Acquiring: synchronizes with the previous owner's releasing compare-and-swap.
@@ -174,6 +170,16 @@ package class SerialGate<Op>: @unchecked Sendable {
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
+        lock.unlock()
+        if acquired { release(me, perform: perform, handOff: handOff) }
+    }
+
+    /// Called with `lock` held when an ordered submission turned out to have nothing to submit; unlocks. A
+    /// gate handed off to the parked senders must not be left ownerless with work pending when the caller
+    /// was the last of them: it takes the gate and drains. Out of line: the common path stays small.
+    @usableFromInline
+    final func submittedNothing(_ me: UInt, perform: (Op) -> Void, handOff: Bool) {
+        let acquired = word.load(ordering: .relaxed) == 1 && parkedSenders == 0 && markPendingOrAcquire(me)
         lock.unlock()
         if acquired { release(me, perform: perform, handOff: handOff) }
     }
