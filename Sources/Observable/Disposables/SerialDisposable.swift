@@ -51,6 +51,30 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
         }
     }
 
+    /// Replaces the held disposable with `newInner` and returns the previous one *without* disposing it
+    /// (RAC's `swapInDisposable:`): the caller now owns it. If this serial disposable is already disposed,
+    /// `newInner` is disposed at once and `nil` is returned.
+    ///
+    /// ```swift
+    /// let serial = SerialDisposable(AnyDisposable { print("first disposed") })
+    /// let first = serial.swap(AnyDisposable { print("second disposed") })
+    /// first?.isDisposed   // false: swapping out does not dispose
+    /// serial.dispose()    // prints "second disposed"
+    /// ```
+    @discardableResult
+    public func swap(_ newInner: (any Disposable)?) -> (any Disposable)? {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            newInner?.dispose()
+            return nil
+        }
+        let old = current
+        current = newInner
+        lock.unlock()
+        return old
+    }
+
     /// Disposes the held disposable and every later one.
     ///
     /// ```swift

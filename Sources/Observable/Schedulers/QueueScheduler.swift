@@ -68,6 +68,19 @@ public final class QueueScheduler: Scheduler {
         queue.setSpecific(key: key, value: ObjectIdentifier(self))
     }
 
+    /// Creates a scheduler with its own serial queue, labelled `name`, whose work runs on `targetQueue`
+    /// (RAC's `-initWithName:targetQueue:`). Work stays in order even if `targetQueue` is concurrent.
+    ///
+    /// ```swift
+    /// let shared = DispatchQueue(label: "shared", attributes: .concurrent)
+    /// let parser = QueueScheduler(name: "parser", targetQueue: shared)
+    /// parser.schedule { print("runs in order, on a queue that targets shared") }
+    /// ```
+    public init(name: String, targetQueue: DispatchQueue) {
+        queue = DispatchQueue(label: name, target: targetQueue)
+        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    }
+
     /// Creates a scheduler on an existing queue. Work runs in order only if `queue` is serial.
     ///
     /// ```swift
