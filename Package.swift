@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "Binding", targets: ["Binding"]),
     ],
     targets: [
-        .target(name: "Observable"),
+        .target(name: "TetherShims"),
+        .target(name: "Observable", dependencies: ["TetherShims"]),
         .target(name: "Bridges", dependencies: ["Observable"]),
         .target(name: "Binding", dependencies: ["Observable"]),
         .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
