@@ -299,7 +299,12 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     func testDisposeFromAnotherThreadReturnsPromptlyWhileThreadsFloodTheSubject() throws {
         let subject = Subject<Int, Never>()
         let stop = Flag()
-        subject.subscribe(next: { _ in })
+        let delivered = Counter()
+        let backlog = DispatchSemaphore(value: 0)
+        subject.subscribe(next: { _ in
+            delivered.increment()
+            if delivered.value == 20_000 { backlog.signal() }
+        })
         let disposed = expectation(description: "dispose() returned")
         let flooders = DispatchGroup()
         for _ in 0..<8 {
@@ -313,7 +318,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
                 flooders.leave()
             }.start()
         }
-        usleep(300_000)  // let a backlog build
+        waitOrFail(backlog, "20,000 deliveries (the flood is on)")
         let subscription = UncheckedBox(subject.subscribe(next: { _ in }))
         Thread {
             subscription.value.dispose()

@@ -150,22 +150,33 @@ final class SubjectTests: ResourceCheckedTestCase {
             let subject = Subject<Int, Never>()
             let afterDispose = Counter()
             let disposedFlag = Flag()
+            let delivering = DispatchSemaphore(value: 0)
+            let delivered = Counter()
             let subscription = subject.subscribe(next: { _ in
                 if disposedFlag.isRaised { afterDispose.increment() }
+                delivered.increment()
+                if delivered.value == 1 { delivering.signal() }
             })
             let running = Flag()
+            let sentAfterDispose = DispatchSemaphore(value: 0)
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 var value = 0
+                var afterDisposeSends = 0
                 while !running.isRaised {
                     subject.send(value)
                     value += 1
+                    if disposedFlag.isRaised {
+                        afterDisposeSends += 1
+                        if afterDisposeSends == 100 { sentAfterDispose.signal() }
+                    }
                 }
             }
-            Thread.sleep(forTimeInterval: 0.001)
+            // Dispose while the other thread is sending (it has delivered), then let it send 100 more.
+            waitOrFail(delivering, "the first delivery")
             subscription.dispose()
             disposedFlag.raise()
-            Thread.sleep(forTimeInterval: 0.001)
+            waitOrFail(sentAfterDispose, "100 sends after dispose()")
             running.raise()
             group.wait()
             XCTAssertEqual(afterDispose.value, 0)
