@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Observable, Bridges and Binding with the toolchain's `docc` — no
-# package plugin, no dependency. Fails on any DocC warning (an unresolved symbol link, a missing
+# Builds the DocC documentation of Observable, Bridges, Binding and TetherTesting with the toolchain's
+# `docc` — no package plugin, no dependency. Fails on any DocC warning (an unresolved symbol link, a missing
 # article, a malformed directive) in the catalogs or in the doc comments of public symbols.
 #
 #   Scripts/build-docs.sh [--output DIR] [--hosting-base-path PATH]

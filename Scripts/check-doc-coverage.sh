@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every public symbol of Observable, Bridges and Binding — members added to another
+# Checks that every public symbol of Observable, Bridges, Binding and TetherTesting — members added to another
 # module's types included — has a `///` doc comment and a page in the DocC documentation.
 #
 #   Scripts/check-doc-coverage.sh

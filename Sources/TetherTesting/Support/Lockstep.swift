@@ -3,7 +3,7 @@ import Synchronization
 import XCTest
 
 // Lock-step races between threads, for the issue 14 regression tests (the rest of their support,
-// `waitOrFail` and `startThread` included, is in ReliabilitySupport.swift).
+// `waitOrFail` and `startThread` included, is in Threads.swift).
 
 /// State shared by the test thread and the worker threads of `runLockstepRounds`.
 ///
