@@ -51,12 +51,12 @@ public func expectMarbles<Value, Failure: Error>(
 /// import Testing
 /// import TetherTesting
 ///
-/// @Test func buttonEnablesOnceBothFieldsAreFilled() throws {
+/// @Test func signInEnablesOnceTheNameIsFilledIn() throws {
 ///     let scheduler = TestScheduler()
-///     let user = try scheduler.hot("a---", values: ["a": ""])
-///     let enabled = user.map { !$0.isEmpty }.record(on: scheduler)
+///     let name = try scheduler.hot("a-b", values: ["a": "", "b": "ann"])
+///     let enabled = name.map { !$0.isEmpty }.record(on: scheduler)
 ///     scheduler.run()
-///     expectMarbles(enabled, "f", symbol: { $0 ? "t" : "f" })
+///     expectMarbles(enabled, "f-t", symbol: { $0 ? "t" : "f" })
 /// }
 /// ```
 @discardableResult
