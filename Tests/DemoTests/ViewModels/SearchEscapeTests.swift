@@ -12,6 +12,13 @@ import TetherTesting
 @Suite struct SearchEscapeTests {
     private static let frame: Duration = .milliseconds(100)
 
+    /// A search view model on `clock`, whose initial empty query has cleared the (empty) results.
+    private static func makeSearch(on clock: TestScheduler) -> SearchViewModel {
+        let search = SearchViewModel(service: CitySearchService(scheduler: clock), ui: clock)
+        clock.advance(by: .zero)
+        return search
+    }
+
     private static func draw(_ results: SearchResults?) -> String {
         guard let results else { return "n" }
         return results.query == "par" ? "r" : "?"
@@ -19,8 +26,7 @@ import TetherTesting
 
     @Test func emptyingTheQueryClearsTheResultsAtOnce() {
         let clock = TestScheduler()
-        let search = SearchViewModel(service: CitySearchService(scheduler: clock), ui: clock)
-        clock.advance(by: .zero)  // the initial empty query clears the (empty) results
+        let search = Self.makeSearch(on: clock)
         let results = search.observe(\.results).record(on: clock, frame: Self.frame)
         search.query = "par"
         clock.advance(by: .milliseconds(1000))  // searched at 300 ms, results at 900 ms
@@ -34,8 +40,7 @@ import TetherTesting
 
     @Test func emptyingTheQueryCancelsTheSearchInFlight() {
         let clock = TestScheduler()
-        let search = SearchViewModel(service: CitySearchService(scheduler: clock), ui: clock)
-        clock.advance(by: .zero)  // the initial empty query clears the (empty) results
+        let search = Self.makeSearch(on: clock)
         let results = search.observe(\.results).record(on: clock, frame: Self.frame)
         search.query = "par"
         clock.advance(by: .milliseconds(500))  // the search started at 300 ms; it would answer at 900 ms
@@ -47,7 +52,7 @@ import TetherTesting
 
     @Test func emptyingTheQueryDropsTheQueryWaitingForItsPause() {
         let clock = TestScheduler()
-        let search = SearchViewModel(service: CitySearchService(scheduler: clock), ui: clock)
+        let search = Self.makeSearch(on: clock)
         search.query = "par"
         clock.advance(by: .milliseconds(100))  // "par" waits for a 300 ms pause
         search.query = ""
@@ -58,7 +63,7 @@ import TetherTesting
 
     @Test func aShortQueryAfterResultsClearsThemToo() {
         let clock = TestScheduler()
-        let search = SearchViewModel(service: CitySearchService(scheduler: clock), ui: clock)
+        let search = Self.makeSearch(on: clock)
         search.query = "par"
         clock.advance(by: .seconds(1))
         #expect(search.results?.query == "par")
