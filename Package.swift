@@ -7,17 +7,19 @@ let package = Package(
         .library(name: "Observable", targets: ["Observable"]),
         .library(name: "Bridges", targets: ["Bridges"]),
         .library(name: "Binding", targets: ["Binding"]),
+        .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
     targets: [
         .target(name: "TetherShims"),
         .target(name: "Observable", dependencies: ["TetherShims"]),
         .target(name: "Bridges", dependencies: ["Observable"]),
         .target(name: "Binding", dependencies: ["Observable"]),
+        .target(name: "TetherTesting", dependencies: ["Observable"]),
         .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
-        .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
-        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable"]),
-        .testTarget(name: "DemoTests", dependencies: ["tether-demo"], path: "Tests/DemoTests"),
+        .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
+        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
+        .testTarget(name: "DemoTests", dependencies: ["tether-demo", "Observable", "TetherTesting"], path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,8 @@
 #
 # How blocks are compiled: each Markdown file becomes one module (Swift 6 language mode) that imports
 # Foundation, Dispatch, XCTest, Observable, Bridges and Binding; so do the doc comments of each library
-# module's sources, batched into one module per library module (Observable, Bridges, Binding). Each
+# module's sources, batched into one module per library module (Observable, Bridges, Binding,
+# TetherTesting — whose examples import Testing and TetherTesting themselves). Each
 # block becomes the body of its own `func … async throws`, so it may use `await` and `try` and declare
 # local types (its `import` lines move to file scope). Errors and warnings (except "value never used")
 # fail the check; they point at the Markdown or Swift file and line of the example.

@@ -5,8 +5,12 @@ import Observable
 /// The RAC tutorials' "Twitter Instant" (RWSearchFormViewController), as a view model:
 ///
 /// ```
-/// query ─filter(≥ 3 chars)─debounce(300 ms)─flatMapLatest(search on a background scheduler)─deliver(on: UI)─▶ results
+/// query ─debounce(300 ms, while: ≥ 3 chars)─flatMapLatest(search on a background scheduler, or nil)─deliver(on: UI)─▶ results
 /// ```
+///
+/// A query of 3 characters or more waits for a 300 ms pause, then is searched; a shorter one (Esc
+/// empties the field) passes at once, drops the query waiting, cancels the search in flight and clears
+/// the results.
 ///
 /// RAC's `throttle:0.5` is Tether's `debounce` (it waits for a pause); `flatMapLatest` (RAC's
 /// `flattenMap:` + `switchToLatest`) cancels a search still in flight when a newer query arrives,
@@ -23,7 +27,8 @@ final class SearchViewModel: KeyPathObservable {
 
     /// The search field's text (the RAC tutorials' `searchText.rac_textSignal`).
     @Observed var query = ""
-    /// The latest results, on the UI scheduler; `nil` until the first search finishes.
+    /// The latest results, on the UI scheduler; `nil` until the first search finishes, and again as soon as
+    /// the query is too short to search (Esc empties it).
     @Observed private(set) var results: SearchResults?
     /// Searches started, completed and cancelled; updated on whatever thread the search ends on.
     let stats = MutableProperty(SearchStats())
@@ -33,9 +38,15 @@ final class SearchViewModel: KeyPathObservable {
         self.service = service
         let stats = stats
         let results = observe(\.query)
-            .filter(Self.isValid)
-            .debounce(Self.debounceInterval, on: ui)
-            .flatMapLatest { query in service.search(query).counted(in: stats) }
+            // A query too short to search (Esc empties the field) does not wait: it passes at once and
+            // drops a query still waiting (RAC's `throttle:valuesPassingTest:`)…
+            .debounce(Self.debounceInterval, on: ui, while: Self.isValid)
+            // …and, as the latest query, cancels the search in flight and clears the results, so old
+            // results never stay on screen (or come back) under an emptied field.
+            .flatMapLatest { query -> Signal<SearchResults?, Never> in
+                guard Self.isValid(query) else { return Signal(value: nil) }
+                return service.search(query).counted(in: stats).map(Optional.some)
+            }
             .deliver(on: ui)
         bind(\.results, to: results)  // RAC(self, results) = …
     }

@@ -4,18 +4,18 @@ import XCTest
 
 /// A cold signal that sends `events` on `scheduler`, each at its offset (in seconds of virtual
 /// time) after subscription. Counts subscriptions and disposals.
-final class VirtualTimeSignal<Value: Sendable>: @unchecked Sendable {
-    let scheduler: TestScheduler
-    let events: [(Int, Event<Value, TestError>)]
-    let subscriptions = Counter()
-    let disposals = Counter()
+package final class VirtualTimeSignal<Value: Sendable>: @unchecked Sendable {
+    package let scheduler: TestScheduler
+    package let events: [(Int, Event<Value, TestError>)]
+    package let subscriptions = Counter()
+    package let disposals = Counter()
 
-    init(_ scheduler: TestScheduler, _ events: [(Int, Event<Value, TestError>)]) {
+    package init(_ scheduler: TestScheduler, _ events: [(Int, Event<Value, TestError>)]) {
         self.scheduler = scheduler
         self.events = events
     }
 
-    var signal: Signal<Value, TestError> {
+    package var signal: Signal<Value, TestError> {
         Signal { observer in
             self.subscriptions.increment()
             let bag = CompositeDisposable()
@@ -29,20 +29,20 @@ final class VirtualTimeSignal<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Records every event with the virtual time at which it arrived.
-final class VirtualTimeRecorder<Value, Failure: Error>: @unchecked Sendable {
+package final class VirtualTimeRecorder<Value, Failure: Error>: @unchecked Sendable {
     private let lock = NSLock()
     private let scheduler: TestScheduler
     private var storage: [(Int, Event<Value, Failure>)] = []
 
-    init(_ scheduler: TestScheduler) {
+    package init(_ scheduler: TestScheduler) {
         self.scheduler = scheduler
     }
 
     /// `(seconds, event)` pairs in arrival order.
-    var timedEvents: [(Int, Event<Value, Failure>)] { lock.withLock { storage } }
+    package var timedEvents: [(Int, Event<Value, Failure>)] { lock.withLock { storage } }
 
     @discardableResult
-    func record<S: SignalConvertible>(_ source: S) -> any Disposable
+    package func record<S: SignalConvertible>(_ source: S) -> any Disposable
     where S.Value == Value, S.Failure == Failure {
         source.subscribeEvents { event in
             let seconds = Int(self.scheduler.now.components.seconds)
@@ -52,7 +52,7 @@ final class VirtualTimeRecorder<Value, Failure: Error>: @unchecked Sendable {
 }
 
 extension VirtualTimeRecorder where Value: Equatable, Failure: Equatable {
-    func assertEvents(
+    package func assertEvents(
         _ expected: [(Int, Event<Value, Failure>)], file: StaticString = #filePath, line: UInt = #line
     ) {
         let actual = timedEvents

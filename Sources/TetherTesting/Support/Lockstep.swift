@@ -3,7 +3,7 @@ import Synchronization
 import XCTest
 
 // Lock-step races between threads, for the issue 14 regression tests (the rest of their support,
-// `waitOrFail` and `startThread` included, is in ReliabilitySupport.swift).
+// `waitOrFail` and `startThread` included, is in Threads.swift).
 
 /// State shared by the test thread and the worker threads of `runLockstepRounds`.
 ///
@@ -32,7 +32,7 @@ private final class LockstepControl<State>: @unchecked Sendable {
 /// A round whose workers have not all returned within `timeout` fails the test (a deadlock) and ends the
 /// run: the stuck workers are abandoned, the others exit. Returns whether every round finished.
 @discardableResult
-func runLockstepRounds<State>(
+package func runLockstepRounds<State>(
     threads: Int, rounds: Int, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
     prepare: (Int) -> State,
     body: @escaping @Sendable (Int, State) -> Void,
