@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Stress: the asymmetric store-load fence between a gate's owner entering a callback and a disposer on
@@ -32,9 +33,9 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
         rounds: Int, subscribe: (Target) -> any Disposable, sender: @escaping @Sendable () -> Void,
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        let stop = StressFlag()
+        let stop = Flag()
         let senderDone = startThread {
-            while !stop.isSet { sender() }
+            while !stop.isRaised { sender() }
         }
         var late = 0
         var completedRounds = 0
@@ -49,7 +50,7 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             late += target.lateCalls.load(ordering: .relaxed)
             completedRounds += 1
         }
-        stop.set()
+        stop.raise()
         waitOrFail(senderDone, "the sender's return", file: file, line: line)
         XCTAssertEqual(completedRounds, rounds, file: file, line: line)
         XCTAssertEqual(late, 0, "callbacks ran after dispose() returned", file: file, line: line)
