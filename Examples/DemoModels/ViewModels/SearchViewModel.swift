@@ -17,19 +17,19 @@ import Observable
 /// search.query = "par"          // 300 ms later a search starts; 600 ms after that:
 /// search.results?.matches       // ["Paris, France", "Parma, Italy", …]
 /// ```
-final class SearchViewModel: KeyPathObservable {
-    static let minimumQueryLength = 3
-    static let debounceInterval: Duration = .milliseconds(300)
+public final class SearchViewModel: KeyPathObservable {
+    public static let minimumQueryLength = 3
+    public static let debounceInterval: Duration = .milliseconds(300)
 
     /// The search field's text (the RAC tutorials' `searchText.rac_textSignal`).
-    @Observed var query = ""
+    @Observed public var query = ""
     /// The latest results, on the UI scheduler; `nil` until the first search finishes.
-    @Observed private(set) var results: SearchResults?
+    @Observed public private(set) var results: SearchResults?
     /// Searches started, completed and cancelled; updated on whatever thread the search ends on.
-    let stats = MutableProperty(SearchStats())
-    let service: CitySearchService
+    public let stats = MutableProperty(SearchStats())
+    public let service: CitySearchService
 
-    init(service: CitySearchService, ui: any Scheduler) {
+    public init(service: CitySearchService, ui: any Scheduler) {
         self.service = service
         let stats = stats
         let results = observe(\.query)
@@ -42,11 +42,11 @@ final class SearchViewModel: KeyPathObservable {
 
     /// Whether the query is long enough to search (the RAC tutorials' `isValidSearchText:`, length > 2),
     /// current value first.
-    var queryIsValid: Signal<Bool, Never> {
+    public var queryIsValid: Signal<Bool, Never> {
         observe(\.query).map(Self.isValid)
     }
 
-    static func isValid(_ query: String) -> Bool {
+    public static func isValid(_ query: String) -> Bool {
         query.trimmingCharacters(in: .whitespaces).count >= minimumQueryLength
     }
 }
