@@ -58,23 +58,7 @@ extension GObjectHandle {
         throws(GObjectError) -> Signal<Value, Never>
     {
         let access = try PropertyAccess<Value>(object, property, for: .read)
-        let weakObject = WeakObject(object)
-        let detailedSignal = "notify::" + access.name
-        return Signal { observer in
-            weakObject.withObject { instance -> (any Disposable)? in
-                let connection = GSignalConnection.connect(
-                    instance, detailedSignal, after: false,
-                    body: { arguments in
-                        if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
-                    },
-                    onEnd: { observer.sendCompleted() })
-                if let value = access.read(instance) { observer.send(value) }
-                return connection
-            } ?? {
-                observer.sendCompleted()
-                return nil
-            }()
-        }
+        return access.signal(of: WeakObject(object))
     }
 
     /// The text of an editable widget (`GtkEntry`, `GtkSearchEntry`, `GtkText`, …) or of anything with a
@@ -91,9 +75,9 @@ extension GObjectHandle {
 
     /// Sets `property` to every value `source` sends (`RAC(target, property) = signal`), skipping values
     /// the property already holds. The binding holds the object weakly and ends when the object is
-    /// disposed, when `source` completes, or when the result is disposed. Values are written on the
-    /// thread `source` sends on: deliver them on the main thread (`deliver(on: MainContextScheduler.main)`)
-    /// when they come from elsewhere.
+    /// disposed, when `source` completes, or when the result is disposed. Values sent on the main thread
+    /// are written at once; values sent on another thread (a background search's results) are written on
+    /// the main thread through GTK's main context, in the order they were sent.
     ///
     /// - Throws: ``GObjectError`` at the call when the class has no writable `property` of a type `Value`
     ///   can be stored in.
@@ -109,19 +93,7 @@ extension GObjectHandle {
         throws(GObjectError) -> any Disposable
     {
         let access = try PropertyAccess<Value>(object, property, for: .write)
-        let weakObject = WeakObject(object)
-        let binding = CompositeDisposable()
-        // A handler whose only job is to hear about the object's disposal, which ends the binding.
-        binding.add(
-            GSignalConnection.connect(
-                object, "notify::" + access.name, after: false, body: { _ in }, onEnd: { binding.dispose() }))
-        binding.add(
-            source.signal.subscribe(
-                next: { value in
-                    if weakObject.withObject({ access.write(value, to: $0) }) == nil { binding.dispose() }
-                },
-                completed: { binding.dispose() }))
-        return binding
+        return access.bind(WeakObject(object), to: source.signal)
     }
 
     /// A two-way channel terminal for `property` (RAC's `RACChannelTo(object, property)`): its values are
@@ -143,8 +115,6 @@ extension GObjectHandle {
         throws(GObjectError) -> ChannelTerminal<Value, Never>
     {
         let access = try PropertyAccess<Value>(object, property, for: .readWrite)
-        let values = try observe(property: property, as: Value.self)
-        let weakObject = WeakObject(object)
-        return ChannelTerminal(values: values, set: { value in _ = weakObject.withObject { access.write(value, to: $0) } })
+        return access.channel(WeakObject(object))
     }
 }

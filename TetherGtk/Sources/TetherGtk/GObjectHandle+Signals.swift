@@ -20,15 +20,7 @@ extension GObjectHandle {
         _ detailedSignal: String, after: Bool = false, handler: @escaping @MainActor (GSignalArguments) -> Void
     ) throws(GObjectError) -> GSignalConnection {
         try checkSignal(detailedSignal)
-        return GSignalConnection.connect(
-            object, detailedSignal, after: after,
-            body: { arguments in
-                guard isOnMainThread else {
-                    reportOffMainEmission(detailedSignal)
-                    return
-                }
-                MainActor.assumeIsolated { handler(arguments) }
-            })
+        return connectOnMainActor(object, detailedSignal, after: after, handler)
     }
 
     /// A signal that sends each time the object emits `detailedSignal` — `clicked`, `activate`, `changed`,
@@ -45,17 +37,7 @@ extension GObjectHandle {
     /// ```
     public func signal(named detailedSignal: String) throws(GObjectError) -> Signal<Void, Never> {
         try checkSignal(detailedSignal)
-        let weakObject = WeakObject(object)
-        return Signal { observer in
-            weakObject.withObject { instance -> (any Disposable)? in
-                GSignalConnection.connect(
-                    instance, detailedSignal, after: false, body: { _ in observer.send(()) },
-                    onEnd: { observer.sendCompleted() })
-            } ?? {
-                observer.sendCompleted()
-                return nil
-            }()
-        }
+        return emissions(of: detailedSignal, on: WeakObject(object))
     }
 
     /// Emits `signalName` with no arguments besides the instance (`g_signal_emitv`) — how a test clicks a
@@ -105,4 +87,36 @@ extension GObjectHandle {
 private func reportOffMainEmission(_ signal: String) {
     let message = "TetherGtk: \"\(signal)\" was emitted off the main thread; the handler did not run\n"
     FileHandle.standardError.write(Data(message.utf8))
+}
+
+/// Connects a main-actor handler; nonisolated so that the trampoline itself assumes nothing.
+private func connectOnMainActor(
+    _ object: UnsafeMutablePointer<GObject>, _ detailedSignal: String, after: Bool,
+    _ handler: @escaping @MainActor (GSignalArguments) -> Void
+) -> GSignalConnection {
+    GSignalConnection.connect(
+        object, detailedSignal, after: after,
+        body: { arguments in
+            guard isOnMainThread else {
+                reportOffMainEmission(detailedSignal)
+                return
+            }
+            // On the main thread, so the arguments do not cross threads.
+            let arguments = UncheckedTransfer(arguments)
+            MainActor.assumeIsolated { handler(arguments.value) }
+        })
+}
+
+/// Each emission of `detailedSignal` as a value; completes when the object is disposed.
+private func emissions(of detailedSignal: String, on weakObject: WeakObject) -> Signal<Void, Never> {
+    Signal { observer in
+        weakObject.withObject { instance -> (any Disposable)? in
+            GSignalConnection.connect(
+                instance, detailedSignal, after: false, body: { _ in observer.send(()) },
+                onEnd: { observer.sendCompleted() })
+        } ?? {
+            observer.sendCompleted()
+            return nil
+        }()
+    }
 }

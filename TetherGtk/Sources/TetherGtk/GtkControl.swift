@@ -39,21 +39,11 @@ public final class GtkControl: GObjectHandle, ActionSource {
         super.init(sinking: widget)
         for (name, events) in signals.sorted(by: { $0.key < $1.key }) {
             try checkSignal(name)
-            weak let control = self
-            connections.append(
-                GSignalConnection.connect(
-                    object, name, after: false,
-                    body: { _ in
-                        guard let control else { return }
-                        control.sendActions(for: events)
-                    }))
+            connections.append(forwardActions(of: object, name, as: events, to: self))
         }
         // `isEnabled` (what a bound command sets) shows as the widget's sensitivity.
-        let weakObject = WeakObject(object)
         if let access = try? PropertyAccess<Bool>(object, "sensitive", for: .write) {
-            sensitivity = actions.enabled.subscribe(next: { enabled in
-                onMainThread { _ = weakObject.withObject { access.write(enabled, to: $0) } }
-            })
+            sensitivity = access.bind(WeakObject(object), to: actions.enabled)
         }
     }
 
@@ -99,4 +89,18 @@ private func existing(_ signals: [String: ControlEvents], on widget: some GObjec
         var detail: GQuark = 0
         return g_signal_parse_name(name, type, &signalID, &detail, 0) != 0
     }
+}
+
+/// Sends `events` from `control` on each emission of `signal` (nonisolated: the handler assumes nothing
+/// about the thread; the registry is thread-safe).
+private func forwardActions(
+    of object: UnsafeMutablePointer<GObject>, _ signal: String, as events: ControlEvents, to control: GtkControl
+) -> GSignalConnection {
+    weak let control = control
+    return GSignalConnection.connect(
+        object, signal, after: false,
+        body: { _ in
+            guard let control else { return }
+            control.sendActions(for: events)
+        })
 }

@@ -1,4 +1,5 @@
 import CGtk
+import Observable
 
 /// One property of one GObject class, found and checked once: its spec, and the GValue plumbing to read
 /// and write it with a given Swift type. Param specs belong to their class and live as long as the process.
@@ -56,5 +57,66 @@ struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
     private func readIfReadable(_ object: UnsafeMutablePointer<GObject>) -> Value? {
         guard spec.pointee.flags.rawValue & G_PARAM_READABLE.rawValue != 0 else { return nil }
         return read(object)
+    }
+}
+
+// The signals, bindings and channels of a property. Nonisolated on purpose: their closures run on
+// whatever thread sends (values) or emits (GLib), never assuming the main actor.
+extension PropertyAccess {
+    /// The current value, then each change; completes when the object is disposed.
+    func signal(of weakObject: WeakObject) -> Signal<Value, Never> {
+        let access = self
+        let detailedSignal = "notify::" + name
+        return Signal { observer in
+            weakObject.withObject { instance -> (any Disposable)? in
+                let connection = GSignalConnection.connect(
+                    instance, detailedSignal, after: false,
+                    body: { arguments in
+                        if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
+                    },
+                    onEnd: { observer.sendCompleted() })
+                if let value = access.read(instance) { observer.send(value) }
+                return connection
+            } ?? {
+                observer.sendCompleted()
+                return nil
+            }()
+        }
+    }
+
+    /// Writes each value of `source` (on the main thread), until the object is disposed or `source` ends.
+    func bind(_ weakObject: WeakObject, to source: Signal<Value, Never>) -> any Disposable {
+        let access = self
+        let writer = MainThreadWriter()
+        let binding = CompositeDisposable()
+        // A handler whose only job is to hear about the object's disposal, which ends the binding.
+        let lifetime = weakObject.withObject { instance in
+            GSignalConnection.connect(
+                instance, "notify::" + name, after: false, body: { _ in }, onEnd: { binding.dispose() })
+        }
+        guard let lifetime else {
+            binding.dispose()
+            return binding
+        }
+        binding.add(lifetime)
+        binding.add(
+            source.subscribe(
+                next: { value in
+                    writer.perform {
+                        if binding.isDisposed { return }
+                        if weakObject.withObject({ access.write(value, to: $0) }) == nil { binding.dispose() }
+                    }
+                },
+                completed: { binding.dispose() }))
+        return binding
+    }
+
+    /// The two-way terminal: values from ``signal(of:)``, sets written on the main thread.
+    func channel(_ weakObject: WeakObject) -> ChannelTerminal<Value, Never> {
+        let access = self
+        let writer = MainThreadWriter()
+        return ChannelTerminal(
+            values: signal(of: weakObject),
+            set: { value in writer.perform { _ = weakObject.withObject { access.write(value, to: $0) } } })
     }
 }
