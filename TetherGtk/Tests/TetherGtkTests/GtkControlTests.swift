@@ -4,13 +4,17 @@ import XCTest
 final class GtkControlTests: GtkTestCase {
     func testClickingAButtonBoundToACommandExecutesIt() throws {
         try onMain {
+            // An async command: its work runs in a Task, and its `enabled` changes arrive off the main
+            // thread; the button's sensitivity still changes on the main thread.
             let executions = Atomic(0)
             let command = Command { executions.modify { $0 += 1 } }
             let button = GtkControl(button: gtk_button_new_with_label("Sign in"))
             let binding = button.bind(command: command, input: { _ in () })
             defer { binding.dispose() }
             button.emit("clicked")
+            pump(until: { executions.load() == 1 && gtk_widget_get_sensitive(button.widgetPointer) == 1 })
             button.emit("clicked")
+            pump(until: { executions.load() == 2 && gtk_widget_get_sensitive(button.widgetPointer) == 1 })
             XCTAssertEqual(executions.load(), 2)
         }
     }
