@@ -48,7 +48,7 @@ open class GObjectHandle {
     ///
     /// ```swift
     /// let window = GObjectHandle(retaining: gtk_window_new())
-    /// gtk_window_destroy(window.widgetPointer.map { OpaquePointer($0) })
+    /// gtk_window_destroy(window.pointer(as: GtkWindow.self))
     /// ```
     public init(retaining pointer: some GObjectPointer) {
         object = pointer.gObject
@@ -77,6 +77,18 @@ open class GObjectHandle {
     public var widgetPointer: UnsafeMutablePointer<GtkWidget>? {
         guard tether_object_is_a(object, gtk_widget_get_type()) != 0 else { return nil }
         return UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWidget.self)
+    }
+
+    /// The object as a pointer to `Pointee` — a cast for GTK functions that take a typed pointer
+    /// (`GtkWindow *`, `GtkAdjustment *`). Unchecked, as the C cast macros are without their type check:
+    /// pass the object's own type or one of its ancestors.
+    ///
+    /// ```swift
+    /// let adjustment = GObjectHandle(sinking: gtk_adjustment_new(0, 0, 10, 1, 1, 0))
+    /// gtk_adjustment_set_value(adjustment.pointer(as: GtkAdjustment.self), 5)
+    /// ```
+    public func pointer<Pointee>(as type: Pointee.Type) -> UnsafeMutablePointer<Pointee> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: Pointee.self)
     }
 
     /// The object as a `GtkEditable *` (entries, search entries, spin buttons), or `nil`.
