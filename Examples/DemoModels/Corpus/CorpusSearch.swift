@@ -2,7 +2,9 @@ import Foundation
 
 /// What one search found.
 public struct SearchResults: Equatable, Sendable {
+    /// The query these results answer.
     public var query: String
+    /// The matching entries, best first.
     public var matches: [String]
 
     /// The `matches` found for `query`.
@@ -21,6 +23,8 @@ public struct SearchResults: Equatable, Sendable {
 /// // ["San Diego, United States", "Busan, South Korea"]
 /// ```
 public enum CorpusSearch {
+    /// The entries of `corpus` containing `query` (case- and diacritic-insensitive): those starting with
+    /// it first, then those with a word starting with it, then the rest; alphabetical within each group.
     public static func matches(for query: String, in corpus: [String]) -> [String] {
         let needle = fold(query.trimmingCharacters(in: .whitespaces))
         guard !needle.isEmpty else { return [] }
@@ -41,6 +45,7 @@ public enum CorpusSearch {
         return ranked.sorted { ($0.rank, $0.entry) < ($1.rank, $1.entry) }.map(\.entry)
     }
 
+    /// `text` without case and diacritics, for comparing.
     public static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

@@ -12,8 +12,11 @@ import Observable
 /// service.search("par")   // next(SearchResults("par", ["Paris, France", "Parma, Italy", …])), completed
 /// ```
 public struct CitySearchService: Sendable {
+    /// How long a search takes.
     public var latency: Duration = .milliseconds(600)
+    /// What is searched.
     public var corpus: [String] = Corpus.cities
+    /// Where the answers are sent (a background queue, or virtual time).
     public let scheduler: any Scheduler
 
     /// A service searching `corpus`, answering after `latency` on `scheduler`.

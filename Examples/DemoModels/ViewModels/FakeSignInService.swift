@@ -2,6 +2,7 @@ import Observable
 
 /// Who signed in.
 public struct User: Equatable, Sendable {
+    /// The user's name.
     public var name: String
 
     /// Creates a user named `name`.
@@ -12,6 +13,7 @@ public struct User: Equatable, Sendable {
 public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongCredentials
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .wrongCredentials: return "Wrong username or password."
@@ -29,9 +31,12 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct FakeSignInService: Sendable {
     /// The only account (shown on the login screen).
     public static let validUsername = "tether"
+    /// The only account's password.
     public static let validPassword = "password"
 
+    /// How long a sign-in takes.
     public var latency: Duration = .milliseconds(800)
+    /// Where the answers are sent (a background queue, or virtual time).
     public let scheduler: any Scheduler
 
     /// A service answering after `latency` on `scheduler`.

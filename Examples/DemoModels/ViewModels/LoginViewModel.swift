@@ -16,12 +16,16 @@ public final class LoginViewModel: KeyPathObservable {
     /// The RAC tutorials' `isValidUsername:` / `isValidPassword:` (length > 3).
     public static let minimumLength = 4
 
+    /// The username field's text.
     @Observed public var username = ""
+    /// The password field's text.
     @Observed public var password = ""
 
+    /// The sign-in service the command calls.
     public let service: FakeSignInService
     private let ui: any Scheduler
 
+    /// A form using `service`, delivering the command's results on `ui`.
     public init(service: FakeSignInService, ui: any Scheduler) {
         self.service = service
         self.ui = ui
@@ -51,6 +55,7 @@ public final class LoginViewModel: KeyPathObservable {
         return self.service.signIn(username: self.username, password: self.password).deliver(on: self.ui)
     }
 
+    /// Whether a field's text is long enough (``minimumLength`` characters).
     public static func isValid(_ text: String) -> Bool {
         text.count >= minimumLength
     }

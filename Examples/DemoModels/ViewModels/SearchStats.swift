@@ -3,8 +3,11 @@ import Observable
 
 /// How many searches the live search started, finished and cancelled.
 public struct SearchStats: Equatable, Sendable {
+    /// Searches started.
     public var started = 0
+    /// Searches that delivered their results.
     public var completed = 0
+    /// Searches cancelled by a newer query before they finished.
     public var cancelled = 0
 
     /// Counts starting at the given values.
@@ -14,6 +17,7 @@ public struct SearchStats: Equatable, Sendable {
         self.cancelled = cancelled
     }
 
+    /// Searches still running.
     public var inFlight: Int { started - completed - cancelled }
 }
 

@@ -18,7 +18,9 @@ import Observable
 /// search.results?.matches       // ["Paris, France", "Parma, Italy", …]
 /// ```
 public final class SearchViewModel: KeyPathObservable {
+    /// The shortest query that is searched.
     public static let minimumQueryLength = 3
+    /// How long typing must pause before a search starts (RAC's `throttle:`).
     public static let debounceInterval: Duration = .milliseconds(300)
 
     /// The search field's text (the RAC tutorials' `searchText.rac_textSignal`).
@@ -27,8 +29,10 @@ public final class SearchViewModel: KeyPathObservable {
     @Observed public private(set) var results: SearchResults?
     /// Searches started, completed and cancelled; updated on whatever thread the search ends on.
     public let stats = MutableProperty(SearchStats())
+    /// The search service.
     public let service: CitySearchService
 
+    /// A live search using `service`, delivering results on `ui`.
     public init(service: CitySearchService, ui: any Scheduler) {
         self.service = service
         let stats = stats
@@ -46,6 +50,7 @@ public final class SearchViewModel: KeyPathObservable {
         observe(\.query).map(Self.isValid)
     }
 
+    /// Whether `query` is long enough to search (``minimumQueryLength`` characters, spaces trimmed).
     public static func isValid(_ query: String) -> Bool {
         query.trimmingCharacters(in: .whitespaces).count >= minimumQueryLength
     }

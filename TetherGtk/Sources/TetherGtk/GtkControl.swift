@@ -5,7 +5,7 @@ import CGtk
 /// `signal(for:)` and, above all, `bind(command:)` work on GTK widgets as on any control.
 ///
 /// Binding a `Command` (RAC's `button.rac_command = command`) makes the command's `enabled` drive the
-/// widget's `sensitive` property (through ``isEnabled``), and each click execute the command.
+/// widget's `sensitive` property (through `isEnabled`), and each click execute the command.
 ///
 /// ```swift
 /// let signIn = Command { print("signing in") }

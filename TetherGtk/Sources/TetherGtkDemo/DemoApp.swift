@@ -6,8 +6,9 @@ import TetherGtk
 public struct DemoOptions: Equatable, Sendable {
     /// `--screenshot FILE`: render the window to a PNG after the scripted input, then exit.
     public var screenshot: String?
-    /// `--username TEXT`, `--password TEXT`: typed into the login form.
+    /// `--username TEXT`: typed into the login form's username field.
     public var username: String?
+    /// `--password TEXT`: typed into the password field.
     public var password: String?
     /// `--sign-in`: press the sign-in button once the fields are typed.
     public var signIn = false
@@ -46,6 +47,7 @@ public struct DemoOptions: Equatable, Sendable {
 
 /// A bad command line (`message == nil`: help was asked for).
 public struct DemoUsageError: Error, Equatable {
+    /// What is wrong with the arguments, or `nil` for `--help`.
     public var message: String?
 }
 
