@@ -122,6 +122,7 @@ public final class MainContextScheduler: Scheduler, @unchecked Sendable {
             source,
             { data in
                 let work = Unmanaged<SourceWork>.fromOpaque(data!).takeUnretainedValue()
+                work.acquire()
                 work.action()
                 return gboolean(work.repeating ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE)
             }, work,
@@ -133,13 +134,24 @@ public final class MainContextScheduler: Scheduler, @unchecked Sendable {
 }
 
 /// The work of one source; released by the source's destroy notify.
+///
+/// It is created on the scheduling thread and run on the context's thread. GLib's context lock orders the
+/// two, but GLib is not built with Thread Sanitizer, so the hand-off is also published with an atomic
+/// (release when created, acquire before running) that TSan sees.
 private final class SourceWork {
     let action: @Sendable () -> Void
     let repeating: Bool
+    private let published = Atomic<Bool>(false)
 
     init(_ action: @escaping @Sendable () -> Void, repeating: Bool) {
         self.action = action
         self.repeating = repeating
+        published.store(true, ordering: .releasing)
+    }
+
+    /// Pairs with the release in `init`, on the thread that runs the work.
+    func acquire() {
+        _ = published.load(ordering: .acquiring)
     }
 }
 
