@@ -114,9 +114,10 @@ private func emissions(of detailedSignal: String, on weakObject: WeakObject) -> 
             GSignalConnection.connect(
                 instance, detailedSignal, after: false, body: { _ in observer.send(()) },
                 onEnd: { observer.sendCompleted() })
-        } ?? {
-            observer.sendCompleted()
-            return nil
-        }()
+        }
+            ?? {
+                observer.sendCompleted()
+                return nil
+            }()
     }
 }

@@ -79,7 +79,9 @@ public final class GSignalConnection: Disposable, @unchecked Sendable {
     /// ```
     public func dispose() {
         guard box.markDisposed() else { return }
-        let box = box, object = object, handlerID = handlerID
+        let box = box
+        let object = object
+        let handlerID = handlerID
         onMainThread {
             if box.hasEnded { return }
             object.withObject { instance in

@@ -161,8 +161,10 @@ extension Int: GValueConvertible {
     /// Int.canRepresent(tether_gtype_int64())   // true
     /// ```
     public static func canRepresent(_ type: GType) -> Bool {
-        [tether_gtype_int(), tether_gtype_uint(), tether_gtype_long(), tether_gtype_ulong(), tether_gtype_int64(),
-         tether_gtype_uint64()].contains(fundamental(type))
+        [
+            tether_gtype_int(), tether_gtype_uint(), tether_gtype_long(), tether_gtype_ulong(), tether_gtype_int64(),
+            tether_gtype_uint64(),
+        ].contains(fundamental(type))
     }
 }
 

@@ -98,13 +98,18 @@ public final class MainContextScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func milliseconds(_ duration: Duration) -> guint {
-        let nanoseconds = duration.components.seconds < 0 ? 0 : duration.components.seconds * 1_000_000_000
-            + duration.components.attoseconds / 1_000_000_000
+        let nanoseconds =
+            duration.components.seconds < 0
+            ? 0
+            : duration.components.seconds * 1_000_000_000
+                + duration.components.attoseconds / 1_000_000_000
         if nanoseconds <= 0 { return 0 }
         return guint(clamping: (nanoseconds + 999_999) / 1_000_000)
     }
 
-    private func attach(_ source: UnsafeMutablePointer<GSource>?, repeating: Bool, _ action: @escaping @Sendable () -> Void)
+    private func attach(
+        _ source: UnsafeMutablePointer<GSource>?, repeating: Bool, _ action: @escaping @Sendable () -> Void
+    )
         -> SourceDisposable
     {
         let disposable = makeSource(source, repeating: repeating, action)

@@ -44,7 +44,8 @@ extension GObjectHandle {
     /// ```
     public func savePNG(to path: String) throws(SnapshotError) {
         guard let widget = widgetPointer else { throw .notAWidget(type: typeName) }
-        let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
+        let width = gtk_widget_get_width(widget)
+        let height = gtk_widget_get_height(widget)
         guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
             let renderer = gtk_native_get_renderer(native)
         else { throw .notRealized(type: typeName) }

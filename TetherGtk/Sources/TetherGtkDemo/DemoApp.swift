@@ -68,7 +68,9 @@ public func runDemo(arguments: [String]) -> Int32 {
     }
     guard gtk_init_check() != 0 else {
         FileHandle.standardError.write(
-            Data("tether-gtk-demo: cannot open a display (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a)\n".utf8))
+            Data(
+                "tether-gtk-demo: cannot open a display (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a)\n"
+                    .utf8))
         return 1
     }
     // DispatchQueue.main, QueueScheduler.main and @MainActor tasks run inside GTK's loop from now on.
@@ -104,7 +106,8 @@ func type(_ options: DemoOptions, into demo: DemoWindow) {
 /// Waits (running GTK's loop) until the window is drawn and the scripted work has settled, then renders it.
 @MainActor
 func screenshot(_ demo: DemoWindow, options: DemoOptions, to path: String) -> Int32 {
-    let login = demo.loginPanel.login, search = demo.searchPanel.search
+    let login = demo.loginPanel.login
+    let search = demo.searchPanel.search
     var signingIn = false
     let executing = login.signIn.executing.subscribe(next: { signingIn = $0 })
     defer { executing.dispose() }

@@ -45,7 +45,8 @@ public final class LoginPanel {
         let hint = makeLabel(
             markup: "<small>Account: <tt>\(FakeSignInService.validUsername)</tt> / "
                 + "<tt>\(FakeSignInService.validPassword)</tt></small>")
-        let buttonRow = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [signInButton.widgetPointer!, spinner.widgetPointer!])
+        let buttonRow = makeBox(
+            GTK_ORIENTATION_HORIZONTAL, spacing: 8, [signInButton.widgetPointer!, spinner.widgetPointer!])
         root = GObjectHandle(
             sinking: makeBox(
                 GTK_ORIENTATION_VERTICAL, spacing: 10,

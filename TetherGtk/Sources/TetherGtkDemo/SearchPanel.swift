@@ -69,7 +69,9 @@ public final class SearchPanel {
     nonisolated static func resultsText(_ results: SearchResults?) -> String {
         guard let results else { return "" }
         var lines = results.matches.prefix(shownMatches).map { "• " + escapedMarkup($0) }
-        if results.matches.count > shownMatches { lines.append("<i>… and \(results.matches.count - shownMatches) more</i>") }
+        if results.matches.count > shownMatches {
+            lines.append("<i>… and \(results.matches.count - shownMatches) more</i>")
+        }
         return lines.joined(separator: "\n")
     }
 

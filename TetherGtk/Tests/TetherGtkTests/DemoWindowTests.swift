@@ -112,12 +112,13 @@ final class DemoWindowTests: GtkTestCase {
                 demo.searchPanel.stats,
             ] {
                 connections.append(
-                    try widget.connect("notify") { arguments in notifications.append(widget.typeName) })
+                    try widget.connect("notify") { _ in notifications.append(widget.typeName) })
             }
-            defer { connections.forEach { $0.dispose() } }
+            defer {
+                for connection in connections { connection.dispose() }
+            }
             let until = Date().addingTimeInterval(0.3)
             pump(until: { Date() > until })
-            XCTAssertEqual(notifications.filter { !$0.isEmpty }.count, notifications.count)
             XCTAssertLessThanOrEqual(notifications.count, 4, "idle: no binding keeps writing (\(notifications))")
         }
     }
@@ -132,7 +133,10 @@ final class DemoWindowTests: GtkTestCase {
             let directory = FileManager.default.temporaryDirectory
             let empty = directory.appendingPathComponent("tether-gtk-empty-\(getpid()).png").path
             let typed = directory.appendingPathComponent("tether-gtk-typed-\(getpid()).png").path
-            defer { try? FileManager.default.removeItem(atPath: empty); try? FileManager.default.removeItem(atPath: typed) }
+            defer {
+                try? FileManager.default.removeItem(atPath: empty)
+                try? FileManager.default.removeItem(atPath: typed)
+            }
             drainMainContext()
             try demo.window.savePNG(to: empty)
             gtk_editable_set_text(demo.searchPanel.entry.editable, "san")

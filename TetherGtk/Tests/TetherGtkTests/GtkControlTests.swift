@@ -85,7 +85,7 @@ final class GtkControlTests: GtkTestCase {
             let before = GSignalConnection.liveCount
             var button: GtkControl? = GtkControl(button: gtk_button_new_with_label("OK"))
             let weakButton = TestWeakRef(button!.object)
-            button!.bind(command: Command { }, input: { _ in () })
+            button!.bind(command: Command {}, input: { _ in () })
             button = nil
             XCTAssertFalse(weakButton.isAlive)
             XCTAssertEqual(GSignalConnection.liveCount, before)

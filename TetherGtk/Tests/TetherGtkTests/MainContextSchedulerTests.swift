@@ -26,7 +26,10 @@ final class MainContextSchedulerTests: GtkTestCase {
         do {
             let captured = Tracked()
             tracked = captured
-            let work = MainContextScheduler.main.schedule { _ = captured; ran.store(true) }
+            let work = MainContextScheduler.main.schedule {
+                _ = captured
+                ran.store(true)
+            }
             work.dispose()
         }
         let after = Atomic(false as Bool?)

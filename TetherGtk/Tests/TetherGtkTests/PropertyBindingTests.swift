@@ -91,7 +91,8 @@ final class PropertyBindingTests: GtkTestCase {
 
             let link = try entry.channel(property: "text", as: String.self) <~> form.channel(\.username)
             defer { link.dispose() }
-            XCTAssertEqual(String(cString: gtk_editable_get_text(entry.editable)), "ann", "the entry takes the model's value")
+            XCTAssertEqual(
+                String(cString: gtk_editable_get_text(entry.editable)), "ann", "the entry takes the model's value")
             XCTAssertEqual(modelValues, ["ann"])
 
             gtk_editable_set_text(entry.editable, "tether")

@@ -77,10 +77,11 @@ extension PropertyAccess {
                     onEnd: { observer.sendCompleted() })
                 if let value = access.read(instance) { observer.send(value) }
                 return connection
-            } ?? {
-                observer.sendCompleted()
-                return nil
-            }()
+            }
+                ?? {
+                    observer.sendCompleted()
+                    return nil
+                }()
         }
     }
 
