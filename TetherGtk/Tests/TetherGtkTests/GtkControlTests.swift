@@ -3,7 +3,7 @@ import XCTest
 
 final class GtkControlTests: GtkTestCase {
     func testClickingAButtonBoundToACommandExecutesIt() throws {
-        try onMain {
+        onMain {
             // An async command: its work runs in a Task, and its `enabled` changes arrive off the main
             // thread; the button's sensitivity still changes on the main thread.
             let executions = Atomic(0)
@@ -20,7 +20,7 @@ final class GtkControlTests: GtkTestCase {
     }
 
     func testTheCommandsEnabledDrivesTheButtonsSensitivity() throws {
-        try onMain {
+        onMain {
             let formIsValid = MutableProperty(false)
             let clock = TestScheduler()
             let executions = Atomic(0)
@@ -47,7 +47,7 @@ final class GtkControlTests: GtkTestCase {
     }
 
     func testAnEntrySendsEditingChangedAndPrimaryAction() throws {
-        try onMain {
+        onMain {
             let entry = GtkControl(entry: gtk_entry_new())
             var events: [String] = []
             entry.addAction(for: .editingChanged) { _ in events.append("changed") }
@@ -81,7 +81,7 @@ final class GtkControlTests: GtkTestCase {
     }
 
     func testAControlLeaksNoHandlerOnceReleased() throws {
-        try onMain {
+        onMain {
             let before = GSignalConnection.liveCount
             var button: GtkControl? = GtkControl(button: gtk_button_new_with_label("OK"))
             let weakButton = TestWeakRef(button!.object)
