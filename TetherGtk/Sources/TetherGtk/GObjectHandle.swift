@@ -55,7 +55,8 @@ open class GObjectHandle {
         g_object_ref(object)
     }
 
-    // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there.
+    // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there
+    // (such a deinit runs on the main actor: in a GTK app, once MainQueueIntegration is installed).
     isolated deinit {
         g_object_unref(object)
     }
