@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Bridges", targets: ["Bridges"]),
         .library(name: "Binding", targets: ["Binding"]),
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
+        // The demos' view models (login form, live search), shared by tether-demo and TetherGtk's demo.
+        .library(name: "TetherDemoModels", targets: ["TetherDemoModels"]),
     ],
     targets: [
         .target(name: "TetherShims"),
@@ -15,11 +17,16 @@ let package = Package(
         .target(name: "Bridges", dependencies: ["Observable"]),
         .target(name: "Binding", dependencies: ["Observable"]),
         .target(name: "TetherTesting", dependencies: ["Observable"]),
-        .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
+        .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
+        .executableTarget(
+            name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
+            path: "Examples/TetherDemo"),
         .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
         .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
-        .testTarget(name: "DemoTests", dependencies: ["tether-demo", "Observable", "TetherTesting"], path: "Tests/DemoTests"),
+        .testTarget(
+            name: "DemoTests", dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting"],
+            path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TetherDemoModels
 
 /// Turns the app's state into a frame: a header with the screens, the active screen's body, and a
 /// status line. Pure: the same state gives the same frame, in a terminal and in a script.

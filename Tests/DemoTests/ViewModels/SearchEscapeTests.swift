@@ -2,6 +2,8 @@ import Observable
 import Testing
 import TetherTesting
 
+import TetherDemoModels
+
 @testable import tether_demo
 
 // Issue 19: Esc emptied the query but the old results stayed on screen, labelled stale. A query too

@@ -2,12 +2,23 @@ import Foundation
 import Observable
 
 /// How many searches the live search started, finished and cancelled.
-struct SearchStats: Equatable, Sendable {
-    var started = 0
-    var completed = 0
-    var cancelled = 0
+public struct SearchStats: Equatable, Sendable {
+    /// Searches started.
+    public var started = 0
+    /// Searches that delivered their results.
+    public var completed = 0
+    /// Searches cancelled by a newer query before they finished.
+    public var cancelled = 0
 
-    var inFlight: Int { started - completed - cancelled }
+    /// Counts starting at the given values.
+    public init(started: Int = 0, completed: Int = 0, cancelled: Int = 0) {
+        self.started = started
+        self.completed = completed
+        self.cancelled = cancelled
+    }
+
+    /// Searches still running.
+    public var inFlight: Int { started - completed - cancelled }
 }
 
 extension SignalConvertible where Value: Sendable {
@@ -17,7 +28,7 @@ extension SignalConvertible where Value: Sendable {
     /// ```swift
     /// query.flatMapLatest { service.search($0).counted(in: stats) }
     /// ```
-    func counted(in stats: MutableProperty<SearchStats>) -> Signal<Value, Failure> {
+    public func counted(in stats: MutableProperty<SearchStats>) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal<Value, Failure> { observer in
             stats.modify { $0.started += 1 }

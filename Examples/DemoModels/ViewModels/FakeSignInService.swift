@@ -1,15 +1,20 @@
 import Observable
 
 /// Who signed in.
-struct User: Equatable, Sendable {
-    var name: String
+public struct User: Equatable, Sendable {
+    /// The user's name.
+    public var name: String
+
+    /// Creates a user named `name`.
+    public init(name: String) { self.name = name }
 }
 
 /// Why signing in failed.
-enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongCredentials
 
-    var description: String {
+    /// The message shown to the user.
+    public var description: String {
         switch self {
         case .wrongCredentials: return "Wrong username or password."
         }
@@ -23,16 +28,25 @@ enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
 /// let service = FakeSignInService(scheduler: QueueScheduler(priority: .background))
 /// service.signIn(username: "tether", password: "password")   // next(User("tether")), completed — after 800 ms
 /// ```
-struct FakeSignInService: Sendable {
+public struct FakeSignInService: Sendable {
     /// The only account (shown on the login screen).
-    static let validUsername = "tether"
-    static let validPassword = "password"
+    public static let validUsername = "tether"
+    /// The only account's password.
+    public static let validPassword = "password"
 
-    var latency: Duration = .milliseconds(800)
-    let scheduler: any Scheduler
+    /// How long a sign-in takes.
+    public var latency: Duration = .milliseconds(800)
+    /// Where the answers are sent (a background queue, or virtual time).
+    public let scheduler: any Scheduler
+
+    /// A service answering after `latency` on `scheduler`.
+    public init(latency: Duration = .milliseconds(800), scheduler: any Scheduler) {
+        self.latency = latency
+        self.scheduler = scheduler
+    }
 
     /// Checks the credentials after ``latency``; disposing the subscription cancels the check.
-    func signIn(username: String, password: String) -> Signal<User, SignInError> {
+    public func signIn(username: String, password: String) -> Signal<User, SignInError> {
         let latency = latency
         let scheduler = scheduler
         return Signal<User, SignInError> { observer in

@@ -1,7 +1,8 @@
 /// The live search's corpus: world cities, "City, Country" — a local stand-in for the RAC tutorials' Twitter
 /// search, small enough to read and large enough that typing narrows it visibly.
-enum Corpus {
-    static let cities: [String] = [
+public enum Corpus {
+    /// The cities, "City, Country", in no particular order.
+    public static let cities: [String] = [
         "Tokyo, Japan",
         "Osaka, Japan",
         "Kyoto, Japan",

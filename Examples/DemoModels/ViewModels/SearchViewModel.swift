@@ -21,20 +21,24 @@ import Observable
 /// search.query = "par"          // 300 ms later a search starts; 600 ms after that:
 /// search.results?.matches       // ["Paris, France", "Parma, Italy", …]
 /// ```
-final class SearchViewModel: KeyPathObservable {
-    static let minimumQueryLength = 3
-    static let debounceInterval: Duration = .milliseconds(300)
+public final class SearchViewModel: KeyPathObservable {
+    /// The shortest query that is searched.
+    public static let minimumQueryLength = 3
+    /// How long typing must pause before a search starts (RAC's `throttle:`).
+    public static let debounceInterval: Duration = .milliseconds(300)
 
     /// The search field's text (the RAC tutorials' `searchText.rac_textSignal`).
-    @Observed var query = ""
+    @Observed public var query = ""
     /// The latest results, on the UI scheduler; `nil` until the first search finishes, and again as soon as
     /// the query is too short to search (Esc empties it).
-    @Observed private(set) var results: SearchResults?
+    @Observed public private(set) var results: SearchResults?
     /// Searches started, completed and cancelled; updated on whatever thread the search ends on.
-    let stats = MutableProperty(SearchStats())
-    let service: CitySearchService
+    public let stats = MutableProperty(SearchStats())
+    /// The search service.
+    public let service: CitySearchService
 
-    init(service: CitySearchService, ui: any Scheduler) {
+    /// A live search using `service`, delivering results on `ui`.
+    public init(service: CitySearchService, ui: any Scheduler) {
         self.service = service
         let stats = stats
         let results = observe(\.query)
@@ -53,11 +57,12 @@ final class SearchViewModel: KeyPathObservable {
 
     /// Whether the query is long enough to search (the RAC tutorials' `isValidSearchText:`, length > 2),
     /// current value first.
-    var queryIsValid: Signal<Bool, Never> {
+    public var queryIsValid: Signal<Bool, Never> {
         observe(\.query).map(Self.isValid)
     }
 
-    static func isValid(_ query: String) -> Bool {
+    /// Whether `query` is long enough to search (``minimumQueryLength`` characters, spaces trimmed).
+    public static func isValid(_ query: String) -> Bool {
         query.trimmingCharacters(in: .whitespaces).count >= minimumQueryLength
     }
 }
