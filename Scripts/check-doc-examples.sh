@@ -147,7 +147,7 @@ compile() {
     local log="$work/obj/$slug.log"
     if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
-        -I "$modules_dir" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
+        -I "$modules_dir" -I "$modules_dir/../TetherShims.build" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
         "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
         # Warnings fail too (a Sendable or deprecation warning in an example is one a user would get),
         # except unused-value ones: examples often declare values to show them.

@@ -42,6 +42,7 @@ tether_symbol_graphs() {
     swift symbolgraph-extract \
         -module-name "$module" \
         -I "$modules_dir" \
+        -I "$modules_dir/../TetherShims.build" \
         -target "$(tether_triple)" \
         -minimum-access-level public \
         -output-dir "$output" \

@@ -1,7 +1,6 @@
 import Observable
-import XCTest
-
 import TetherDemoModels
+import XCTest
 
 final class CountedTests: XCTestCase {
     func testASignalThatCompletesCountsAsCompletedNotCancelled() {

@@ -1,8 +1,7 @@
 import Binding
 import Observable
-import XCTest
-
 import TetherDemoModels
+import XCTest
 
 final class LoginViewModelTests: XCTestCase {
     private let clock = TestScheduler()

@@ -1,8 +1,7 @@
 import Observable
 import Testing
-import TetherTesting
-
 import TetherDemoModels
+import TetherTesting
 
 @testable import tether_demo
 

@@ -1,7 +1,6 @@
 import Observable
-import XCTest
-
 import TetherDemoModels
+import XCTest
 
 final class SearchViewModelTests: XCTestCase {
     private let clock = TestScheduler()
