@@ -33,9 +33,31 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     @usableFromInline
     package let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
 
+    /// What the debugging tools know about this signal (its name, the operator that made it, its inputs);
+    /// `nil` unless it was named or made while ``TetherDebug`` tracked pipelines.
+    @usableFromInline
+    package let debugInfo: SignalDebugInfo?
+
+    /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
+    /// unless ``TetherDebug`` is tracking.
     @inlinable
-    package init(unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void) {
+    package init(
+        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        function: StaticString = #function, file: StaticString = #fileID
+    ) {
         self.startHandler = startHandler
+        if _slowPath(DebugSwitch.isTracking) {
+            debugInfo = SignalDebugInfo.made(by: function, in: file, type: Self.self)
+        } else {
+            debugInfo = nil
+        }
+    }
+
+    /// The same recipe, described by `debugInfo` (``named(_:)``).
+    @inlinable
+    package init(_ other: Signal, debugInfo: SignalDebugInfo?) {
+        self.startHandler = other.startHandler
+        self.debugInfo = debugInfo
     }
 
     /// Creates a signal from a recipe that runs once per subscription (RAC's `createSignal:`).
@@ -60,6 +82,11 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
             let observer = Observer(sink: sink, lifetime: lifetime)
             lifetime.add(recipe(observer))
         }
+        if _slowPath(DebugSwitch.isTracking) {
+            debugInfo = SignalDebugInfo.made(by: "init(_:)", in: "", type: Self.self)
+        } else {
+            debugInfo = nil
+        }
     }
 
     /// Returns `self`.
@@ -69,11 +96,20 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// let same = signal.signal
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { self }
+    public var signal: Signal<Value, Failure> {
+        // An operator reads `signal` of each input just before it makes its own signal: while tracking,
+        // that is how the new signal learns its inputs (see `SignalDebugInfo.made(by:in:type:)`).
+        if let debugInfo, _slowPath(DebugSwitch.isTracking) { debugInfo.noteRead() }
+        return self
+    }
 
     @inlinable
     package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
-        startHandler(sink, lifetime)
+        if _slowPath(DebugSwitch.isTracking) {
+            startTracked(sink, in: lifetime)
+        } else {
+            startHandler(sink, lifetime)
+        }
     }
 }
 

@@ -56,7 +56,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// enabled.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { core.signal }
+    public var signal: Signal<Value, Failure> { core.signal.sent(by: self) }
 }
 
 // Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only

@@ -46,7 +46,7 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
     /// replay.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { core.signal }
+    public var signal: Signal<Value, Failure> { core.signal.sent(by: self) }
 }
 
 // Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only

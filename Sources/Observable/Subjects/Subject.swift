@@ -38,6 +38,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// ```
     @inlinable
     public func send(event: Event<Value, Failure>) {
+        if _slowPath(DebugSwitch.isChecking) { TetherDebug.checkSend(into: self, event) }
         core.send(event)
     }
 
@@ -48,7 +49,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// subject.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { core.signal }
+    public var signal: Signal<Value, Failure> { core.signal.sent(by: self) }
 
     /// How many operations wait in the queue for the delivering thread (for tests of the bound).
     package var queuedCount: Int { core.backlog.load(ordering: .relaxed) }
