@@ -55,6 +55,17 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
         public let from: String
         /// The receiving node's id.
         public let to: String
+
+        /// An edge from the node `from` to the node `to` (to look one up in ``PipelineGraph/edges``).
+        ///
+        /// ```swift
+        /// let graph = TetherDebug.graph()
+        /// let hasEdge = graph.edges.contains(PipelineGraph.Edge(from: "n1", to: "s1"))
+        /// ```
+        public init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// The nodes, in order of creation (sources first within a subscription).

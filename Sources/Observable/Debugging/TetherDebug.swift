@@ -123,3 +123,13 @@ public enum TetherDebug {
         return DebugTrace.shared.finish()
     }
 }
+
+extension TetherDebug {
+    /// Turns every tool off, names included, and forgets the checks' settings (for tests).
+    package static func resetForTesting() {
+        enableChecks([])
+        _ = DebugTrace.shared.finish()
+        debugFlags.store(0, ordering: .relaxed)
+        DebugThreadContext.current.pendingInputs.removeAll()
+    }
+}
