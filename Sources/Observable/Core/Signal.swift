@@ -53,10 +53,12 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         }
     }
 
-    /// The same recipe, described by `debugInfo` (``named(_:)``).
-    @inlinable
-    package init(_ other: Signal, debugInfo: SignalDebugInfo?) {
-        self.startHandler = other.startHandler
+    /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
+    init(
+        recordingStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        debugInfo: SignalDebugInfo
+    ) {
+        self.startHandler = startHandler
         self.debugInfo = debugInfo
     }
 
@@ -105,11 +107,15 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
 
     @inlinable
     package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
-        if _slowPath(DebugSwitch.isTracking) {
-            startTracked(sink, in: lifetime)
-        } else {
-            startHandler(sink, lifetime)
-        }
+        // While the graph is on, the stage is registered (and is the parent of the stages it starts).
+        // Only the debug info and the lifetime cross into out-of-line code: handing it `sink` or the
+        // handler, or calling the handler with another sink, would make their closures escape and cost
+        // every subscription a heap allocation and every event an indirect call, even while it is off.
+        // Events are recorded by named stages (`named(_:)`), whose closures escape anyway.
+        var node: LiveSubscriptionNode?
+        if _slowPath(DebugSwitch.isTracking) { node = LiveSubscriptionNode.starting(debugInfo, in: lifetime) }
+        startHandler(sink, lifetime)
+        if _slowPath(node != nil) { node.unsafelyUnwrapped.didStart() }
     }
 }
 

@@ -17,8 +17,9 @@ public struct DebugChecks: OptionSet, Sendable, Hashable {
     /// A binding whose target must be touched on the main queue — a type passed to
     /// ``TetherDebug/requireMainQueue(for:)`` — is set on another queue.
     public static let mainQueueBindings = DebugChecks(rawValue: 1)
-    /// A send into a subject from inside the delivery of one of its own events: it is queued behind that
-    /// event (guarantee 4), which is often not what the author expected.
+    /// A send into a subject or property from inside the delivery of one of its own events: it is queued
+    /// behind that event (guarantee 4), which is often not what the author expected. Checked for
+    /// subscriptions started while the checks are on.
     public static let reentrancy = DebugChecks(rawValue: 2)
     /// Every check.
     public static let all: DebugChecks = [.mainQueueBindings, .reentrancy]
@@ -111,26 +112,19 @@ extension TetherDebug {
         CheckSettings.shared.requireMainQueue(ObjectIdentifier(type))
     }
 
-    /// Called by a subject's `send` while checks are on: reports a send into `subject` made while this
-    /// thread is inside one of `subject`'s own deliveries.
-    @usableFromInline
-    package static func checkSend<Value, Failure>(into subject: AnyObject, _ event: Event<Value, Failure>) {
+    /// Called by a recording stage of a subject or property after one of its callbacks returned, when
+    /// the gate's own queue grew during it: the callback sent into the source it was called from, and that
+    /// send was queued behind the event being delivered (guarantee 4). Reports it with the pipeline.
+    static func reportReentrantSend(queued: String, node: LiveSubscriptionNode, event: String) {
         let settings = CheckSettings.shared
         guard settings.isOn(.reentrancy) else { return }
-        let identity = ObjectIdentifier(subject)
-        let context = DebugThreadContext.current
-        guard
-            let outer = context.delivering.first(where: { $0.node.info.source == identity })
-        else { return }
-        let source = outer.node
-        var receiver = outer.node
+        var receiver = node
         while let next = receiver.downstream { receiver = next }
         settings.emit(
             DebugFinding(
                 check: .reentrancy,
-                message: "reentrant send of \(DebugTrace.describe(event)) into \(source.info.label), from inside "
-                    + "its delivery of \(outer.event) to \(receiver.subscriber ?? receiver.info.label) "
-                    + "(through \(context.delivering.last!.node.info.label)): queued behind it, "
+                message: "reentrant send of \(queued) into \(node.info.label), from inside its delivery of "
+                    + "\(event) to \(receiver.subscriber ?? receiver.info.label): queued behind it, "
                     + "delivered after that callback returns"))
     }
 
@@ -162,6 +156,13 @@ extension TetherDebug {
         defer { context.subscriberLabel = nil }
         return body()
     }
+}
+
+/// A gate's queued operation as the event it carries: `.event(next(2))` reads `next(2)`.
+func describeSubmission<Op>(_ submission: Op) -> String {
+    let text = "\(submission)"
+    guard text.hasPrefix("event("), text.hasSuffix(")") else { return text }
+    return String(text.dropFirst(6).dropLast())
 }
 
 /// Whether the caller runs on the main queue (or the main thread, which drains it in `dispatchMain`-less

@@ -2,6 +2,7 @@ import Synchronization
 
 /// One started stage of a live subscription: the signal it runs, the stage it sends to, and counts of
 /// what passed. Registered in ``LiveRegistry`` while its subscription lives.
+@usableFromInline
 package final class LiveSubscriptionNode: Sendable {
     /// A number unique in this process.
     package let id: Int
@@ -17,6 +18,8 @@ package final class LiveSubscriptionNode: Sendable {
     package let startThread: String
     let nexts = Atomic<Int>(0)
     let terminals = Atomic<Int>(0)
+    /// Whether the stage records its events (named stages and the sources of subjects and properties).
+    let recordsEvents = Atomic<Bool>(false)
 
     init(info: SignalDebugInfo, downstream: LiveSubscriptionNode?, subscriber: String?, thread: String) {
         let id = liveNodeNumbers.add(1, ordering: .relaxed).newValue
@@ -28,8 +31,10 @@ package final class LiveSubscriptionNode: Sendable {
         self.startThread = thread
     }
 
-    /// How many values passed this stage.
-    package var nextCount: Int { nexts.load(ordering: .relaxed) }
+    /// How many values passed this stage, or `nil` if it does not record its events.
+    package var nextCount: Int? {
+        recordsEvents.load(ordering: .relaxed) ? nexts.load(ordering: .relaxed) : nil
+    }
 }
 
 private let liveNodeNumbers = Atomic<Int>(0)

@@ -39,8 +39,10 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
         public let label: String
         /// What the node is.
         public let kind: Kind
-        /// How many values passed the node since its subscription started (`0` for subscribers).
-        public let values: Int
+        /// How many values passed the node since its subscription started, for the nodes that record
+        /// their events: named stages (``SignalConvertible/named(_:)``) and the sources of subjects and
+        /// properties; `nil` for other stages and for subscribers.
+        public let values: Int?
         /// The subscription the node belongs to (`0` for a source shared by several).
         public let subscription: Int
     }
@@ -99,7 +101,7 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
                 let subscriberID = "s\(node.subscription)"
                 nodes.append(
                     Node(
-                        id: subscriberID, label: node.subscriber ?? "subscriber", kind: .subscriber, values: 0,
+                        id: subscriberID, label: node.subscriber ?? "subscriber", kind: .subscriber, values: nil,
                         subscription: node.subscription))
                 edges.append(Edge(from: nodeID, to: subscriberID))
             }
@@ -115,7 +117,8 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
     /// ```
     public var isEmpty: Bool { nodes.isEmpty }
 
-    /// Each subscription as a tree, subscriber first, with the values that passed each stage:
+    /// Each subscription as a tree, subscriber first, with the values that passed each stage that records
+    /// them:
     ///
     /// ```text
     /// bind(\LoginForm.isLoginEnabled)
@@ -139,7 +142,7 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
         var lines: [String] = []
         func draw(_ id: String, _ prefix: String, _ isLast: Bool, _ isRoot: Bool) {
             guard let node = byID[id] else { return }
-            let count = node.kind == .subscriber ? "" : "  [\(node.values) value\(node.values == 1 ? "" : "s")]"
+            let count = node.values.map { "  [\($0) value\($0 == 1 ? "" : "s")]" } ?? ""
             lines.append(isRoot ? node.label : prefix + (isLast ? "└─ " : "├─ ") + node.label + count)
             let children = inputs[id] ?? []
             let childPrefix = isRoot ? "" : prefix + (isLast ? "   " : "│  ")
@@ -153,8 +156,8 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The graph in Graphviz's DOT language: sources as ellipses, stages as boxes labelled with the values
-    /// that passed, subscribers as double octagons; render with `dot -Tpng`.
+    /// The graph in Graphviz's DOT language: sources as ellipses, stages as boxes (bold, with the values
+    /// that passed, where they record them), subscribers as double octagons; render with `dot -Tpng`.
     ///
     /// ```swift
     /// let dot = TetherDebug.graph().dot   // digraph tether { rankdir=LR; … }
@@ -167,10 +170,10 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
             switch node.kind {
             case .source:
                 shape = "ellipse, style=filled, fillcolor=\"#dbeafe\""
-                label = [node.label, "\(node.values) sent"]
+                label = [node.label] + (node.values.map { ["\($0) sent"] } ?? [])
             case .stage:
-                shape = "box, style=rounded"
-                label = [node.label, "\(node.values) value\(node.values == 1 ? "" : "s")"]
+                shape = node.values == nil ? "box, style=rounded" : "box, style=\"rounded,bold\""
+                label = [node.label] + (node.values.map { ["\($0) value\($0 == 1 ? "" : "s")"] } ?? [])
             case .subscriber:
                 shape = "doubleoctagon, style=filled, fillcolor=\"#dcfce7\""
                 label = [node.label]

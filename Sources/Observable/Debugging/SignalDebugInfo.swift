@@ -19,15 +19,27 @@ package final class SignalDebugInfo: Sendable {
     /// The object that sends into it, for subjects and properties: one node in the graph however many
     /// subscriptions it has, and the identity the reentrancy check compares.
     package let source: ObjectIdentifier?
+    /// The gate of that object (a subject's or a property's), for the reentrancy check.
+    let gate: (any ReentrancyProbe)?
 
-    package init(
-        name: String?, operatorName: String, inputs: [SignalDebugInfo], source: ObjectIdentifier? = nil
+    init(
+        name: String?, operatorName: String, inputs: [SignalDebugInfo], source: AnyObject? = nil
     ) {
         id = signalNumbers.add(1, ordering: .relaxed).newValue
         self.name = name
         self.operatorName = operatorName
         self.inputs = inputs
-        self.source = source
+        self.source = source.map(ObjectIdentifier.init)
+        self.gate = source as? any ReentrancyProbe
+    }
+
+    private init(copying other: SignalDebugInfo, name: String?) {
+        id = signalNumbers.add(1, ordering: .relaxed).newValue
+        self.name = name
+        operatorName = other.operatorName
+        inputs = other.inputs
+        source = other.source
+        gate = other.gate
     }
 
     /// The name the tools show: the given name, else the inputs' labels with the operator:
@@ -43,14 +55,13 @@ package final class SignalDebugInfo: Sendable {
 
     /// A copy with `name`.
     package func named(_ name: String) -> SignalDebugInfo {
-        SignalDebugInfo(name: name, operatorName: operatorName, inputs: inputs, source: source)
+        SignalDebugInfo(copying: self, name: name)
     }
 
     /// A copy whose sender is `object`, read in place of this one if this one was just read.
     @usableFromInline
     func sent(by object: AnyObject) -> SignalDebugInfo {
-        let copy = SignalDebugInfo(
-            name: name, operatorName: operatorName, inputs: inputs, source: ObjectIdentifier(object))
+        let copy = SignalDebugInfo(name: name, operatorName: operatorName, inputs: inputs, source: object)
         let context = DebugThreadContext.current
         if let index = context.pendingInputs.lastIndex(where: { $0 === self }) {
             context.pendingInputs[index] = copy

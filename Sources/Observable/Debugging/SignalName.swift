@@ -21,7 +21,7 @@ extension SignalConvertible {
         let info =
             base.debugInfo?.named(name)
             ?? SignalDebugInfo(name: name, operatorName: "Signal", inputs: [])
-        return Signal(base, debugInfo: info)
+        return base.recording(as: info)
     }
 }
 
@@ -40,11 +40,67 @@ extension Signal: CustomStringConvertible {
 }
 
 extension Signal {
-    /// This signal, sent into by `object` (a subject, a property): the debugging tools show one source
-    /// node for all its subscriptions and the reentrancy check recognizes sends into it.
-    @inlinable
-    package func sent(by object: AnyObject) -> Signal {
-        guard let debugInfo else { return self }
-        return Signal(self, debugInfo: debugInfo.sent(by: object))
+    /// While a debugging tool is on, the signal `make` returns — a subject's or a property's — as a stage
+    /// sent into by `object` that records its deliveries: one source node in the graph for all its
+    /// subscriptions, and the identity the reentrancy check compares. Out of line, and taking a closure
+    /// that builds the signal anew, so that the closures of the caller's usual path never escape.
+    @usableFromInline
+    static func tracked(sentBy object: AnyObject, _ make: () -> Signal) -> Signal {
+        make().tracked(sentBy: object)
     }
+
+    /// This signal as a stage sent into by `object` that records its deliveries (while a tool is on).
+    func tracked(sentBy object: AnyObject) -> Signal {
+        guard let debugInfo else { return self }
+        return recording(as: debugInfo.sent(by: object))
+    }
+
+    /// The same recipe as one stage described by `info` that, while the graph is on, records the events it
+    /// sends — counts, the trace's slices, what the checks see as being delivered. Named stages and the
+    /// sources of subjects and properties record; other stages are registered in the graph but send
+    /// straight on, so that tools that are off cost nothing per event. For a subject's or a property's
+    /// stage, a callback that sends into that same source is reported by the reentrancy check.
+    func recording(as info: SignalDebugInfo) -> Signal {
+        let handler = startHandler
+        let gate = info.gate
+        return Signal(
+            recordingStart: { sink, lifetime in
+                guard let node = LiveSubscriptionNode.starting(as: info) else {
+                    handler(sink, lifetime)
+                    return
+                }
+                handler(
+                    Sink { event in
+                        let time = node.willDeliver(event)
+                        guard let gate, DebugSwitch.isChecking else {
+                            sink.send(event)
+                            node.didDeliver(event, startedAt: time)
+                            return
+                        }
+                        // The gate's owner-only queue holds exactly the sends this thread made while it
+                        // delivers: it grows during the callback only by a reentrant send.
+                        let queuedBefore = gate.reentrantQueueCount
+                        sink.send(event)
+                        if gate.reentrantQueueCount > queuedBefore {
+                            TetherDebug.reportReentrantSend(
+                                queued: gate.lastReentrantSend, node: node, event: DebugTrace.describe(event))
+                        }
+                        node.didDeliver(event, startedAt: time)
+                    }, lifetime)
+            }, debugInfo: info)
+    }
+}
+
+/// A subject's or a property's gate, as the reentrancy check reads it: only from the thread that owns it
+/// (the one delivering), which alone appends to its local queue.
+protocol ReentrancyProbe: AnyObject, Sendable {
+    /// How many sends the owning thread queued while delivering.
+    var reentrantQueueCount: Int { get }
+    /// The last of them, described.
+    var lastReentrantSend: String { get }
+}
+
+extension SerialGate: ReentrancyProbe {
+    var reentrantQueueCount: Int { localCount }
+    var lastReentrantSend: String { local.last.map(describeSubmission) ?? "?" }
 }

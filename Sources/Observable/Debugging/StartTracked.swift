@@ -1,23 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-extension Signal {
-    /// `start` while a debugging tool is on: forgets inputs read for nothing on this thread (a `signal`
-    /// read by `subscribe`), and — while the graph is on — registers this stage, removes it when the
-    /// subscription ends, and passes its events through a sink that records them.
+extension LiveSubscriptionNode {
+    /// Called by `Signal.start` while a debugging tool is on: forgets inputs read for nothing on this
+    /// thread (the `signal` that `subscribe` read), and — while the graph is on and the signal has debug
+    /// info — registers a node for the stage being started (removed when its subscription ends) and
+    /// returns it; `Signal.start` then calls ``didStart()`` once the stage has started.
     @usableFromInline
-    func startTracked(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+    static func starting(_ debugInfo: SignalDebugInfo?, in lifetime: CompositeDisposable) -> LiveSubscriptionNode? {
         let context = DebugThreadContext.current
         context.pendingInputs.removeAll(keepingCapacity: true)
-        guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else {
-            startHandler(sink, lifetime)
-            return
-        }
+        guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else { return nil }
         // Started inside another stage's start: that stage's input. Started while a stage delivers (an
         // inner signal of `flatMap`): an input of the stage receiving that delivery. Otherwise a root.
         let downstream = context.starting.last ?? context.delivering.last?.node.downstream
@@ -31,32 +21,43 @@ extension Signal {
             LiveRegistry.shared.remove(node)
             DebugTrace.recordInstant("disposed", node: node, context: DebugThreadContext.current)
         }
-        let recording = Sink<Value, Failure> { event in
-            node.deliver(event, to: sink)
-        }
         context.starting.append(node)
-        startHandler(recording, lifetime)
-        context.starting.removeLast()
+        return node
     }
-}
 
-extension LiveSubscriptionNode {
-    /// Sends `event` on, counting it, marking it as being delivered on this thread (for the checks and
-    /// for inner subscriptions), and recording it in the trace while tracing.
-    func deliver<Value, Failure>(_ event: Event<Value, Failure>, to sink: Sink<Value, Failure>) {
-        let context = DebugThreadContext.current
-        let tracing = DebugSwitch.isOn(DebugSwitch.tracing)
-        let start = tracing ? DebugTrace.now() : 0
+    /// The node of the stage described by `info` that is starting on this thread, if the graph is on.
+    static func starting(as info: SignalDebugInfo) -> LiveSubscriptionNode? {
+        guard DebugSwitch.isOn(DebugSwitch.graph), let node = DebugThreadContext.current.starting.last,
+            node.info === info
+        else { return nil }
+        node.recordsEvents.store(true, ordering: .relaxed)
+        return node
+    }
+
+    /// The stage has started (its upstream stages too).
+    @usableFromInline
+    func didStart() {
+        DebugThreadContext.current.starting.removeLast()
+    }
+
+    /// Before the stage sends `event` on: counts it and marks it as being delivered on this thread (for
+    /// the checks and for inner subscriptions). Returns the time it started while tracing, else `0`.
+    func willDeliver<Value, Failure>(_ event: Event<Value, Failure>) -> Double {
         if case .next = event {
             nexts.add(1, ordering: .relaxed)
         } else {
             terminals.add(1, ordering: .relaxed)
         }
         // The event's text only where a check's message may need it: describing costs an allocation.
-        context.delivering.append((self, DebugSwitch.isChecking ? DebugTrace.describe(event) : ""))
-        sink.send(event)
+        DebugThreadContext.current.delivering.append((self, DebugSwitch.isChecking ? DebugTrace.describe(event) : ""))
+        return DebugSwitch.isOn(DebugSwitch.tracing) ? DebugTrace.now() : 0
+    }
+
+    /// After the stage sent `event` on: records the callback in the trace while tracing.
+    func didDeliver<Value, Failure>(_ event: Event<Value, Failure>, startedAt start: Double) {
+        let context = DebugThreadContext.current
         context.delivering.removeLast()
-        if tracing {
+        if start != 0 && DebugSwitch.isOn(DebugSwitch.tracing) {
             DebugTrace.recordCallback(event, node: self, start: start, context: context)
         }
     }

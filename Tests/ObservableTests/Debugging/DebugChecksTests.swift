@@ -27,7 +27,7 @@ final class DebugChecksTests: DebugTestCase {
         XCTAssertEqual(findings.all.first?.check, .reentrancy)
         XCTAssertTrue(message.contains("send of next(2) into counter"), message)
         XCTAssertTrue(message.contains("delivery of next(1)"), message)
-        XCTAssertTrue(message.contains("through counter.map"), message)
+        XCTAssertTrue(message.contains("to subscriber: queued behind it"), message)
         subscription.dispose()
     }
 

@@ -22,7 +22,8 @@ final class PipelineGraphTests: DebugTestCase {
             graph.nodes.map(\.label),
             ["login.username", "login.username.map", "login.username.map.filter", "subscriber"])
         XCTAssertEqual(graph.nodes.map(\.kind), [.source, .stage, .stage, .subscriber])
-        XCTAssertEqual(graph.nodes.map(\.values), [2, 2, 2, 0])
+        // The subject's source records its deliveries; unnamed stages only show where they are.
+        XCTAssertEqual(graph.nodes.map(\.values), [2, nil, nil, nil])
         let ids = graph.nodes.map(\.id)
         XCTAssertEqual(
             Set(graph.edges),
@@ -101,14 +102,16 @@ final class PipelineGraphTests: DebugTestCase {
     func testTheTextDrawsEachSubscriptionFromItsSubscriber() {
         TetherDebug.isEnabled = true
         let subject = Subject<Int, Never>()
-        let subscription = subject.named("tree.source").map { $0 }.subscribe(next: { _ in })
+        let subscription = subject.named("tree.source").map { $0 }.filter { $0 > 7 }.named("tree.large")
+            .subscribe(next: { _ in })
         subject.send(7)
         XCTAssertEqual(
             TetherDebug.graph(matching: "tree").text,
             """
             subscriber
-            └─ tree.source.map  [1 value]
-               └─ tree.source  [1 value]
+            └─ tree.large  [0 values]
+               └─ tree.source.map
+                  └─ tree.source  [1 value]
 
             """)
         subscription.dispose()
@@ -123,8 +126,23 @@ final class PipelineGraphTests: DebugTestCase {
         let dot = graph.dot
         XCTAssertTrue(dot.hasPrefix("digraph tether {"))
         XCTAssertTrue(dot.contains(#"label="dot \"quoted\"\n0 sent""#), dot)
+        XCTAssertTrue(dot.contains(#"label="dot \"quoted\".map", shape=box"#), dot)
         for edge in graph.edges { XCTAssertTrue(dot.contains("  \(edge.from) -> \(edge.to);"), dot) }
         XCTAssertEqual(dot.components(separatedBy: "->").count - 1, graph.edges.count)
+        subscription.dispose()
+    }
+
+    func testNamedStagesCountTheValuesThatPassThem() {
+        TetherDebug.isEnabled = true
+        let subject = Subject<Int, Never>()
+        let subscription = subject.map { $0 * 2 }.named("count.doubled").filter { $0 > 2 }.named("count.large")
+            .subscribe(next: { _ in })
+        for value in 1...3 { subject.send(value) }
+        let values = Dictionary(
+            TetherDebug.graph(matching: "count").nodes.map { ($0.label, $0.values) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(values["count.doubled"], 3)
+        XCTAssertEqual(values["count.large"], 2)
+        XCTAssertEqual(values["Subject"], 3, "a subject's source records too")
         subscription.dispose()
     }
 

@@ -12,12 +12,12 @@ final class TraceTests: DebugTestCase {
 
     func testATraceIsValidJSONWithASliceForEachCallback() throws {
         TetherDebug.startTrace()
-        Signal(values: [1, 2, 3]).named("numbers").map { $0 * 2 }.subscribe(next: { _ in })
+        Signal(values: [1, 2, 3]).named("numbers").map { $0 * 2 }.named("doubled").subscribe(next: { _ in })
         let events = try parse(TetherDebug.stopTrace())
         let slices = events.filter { $0["ph"] as? String == "X" }
-        // Each of 3 values and the completion passes 2 stages.
+        // Each of 3 values and the completion passes 2 named stages.
         XCTAssertEqual(slices.count, 8)
-        XCTAssertEqual(slices.filter { $0["name"] as? String == "numbers.map" }.count, 4)
+        XCTAssertEqual(slices.filter { $0["name"] as? String == "doubled" }.count, 4)
         XCTAssertEqual(
             slices.filter { $0["name"] as? String == "numbers" }.compactMap { ($0["args"] as? [String: Any])?["event"] as? String },
             ["next(1)", "next(2)", "next(3)", "completed"])
@@ -32,7 +32,7 @@ final class TraceTests: DebugTestCase {
 
     func testAnOuterStagesSliceEnclosesTheStagesItFeeds() throws {
         TetherDebug.startTrace()
-        Signal(value: 1).named("nest").map { $0 }.subscribe(next: { _ in })
+        Signal(value: 1).named("nest").map { $0 }.named("nest.map").subscribe(next: { _ in })
         let slices = try parse(TetherDebug.stopTrace()).filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "next" }
         let source = try XCTUnwrap(slices.first { $0["name"] as? String == "nest" })
         let stage = try XCTUnwrap(slices.first { $0["name"] as? String == "nest.map" })
@@ -40,6 +40,14 @@ final class TraceTests: DebugTestCase {
         let (stageStart, stageEnd) = (stage["ts"] as! Double, stage["ts"] as! Double + (stage["dur"] as! Double))
         XCTAssertLessThanOrEqual(sourceStart, stageStart)
         XCTAssertGreaterThanOrEqual(sourceEnd + 0.001, stageEnd)
+    }
+
+    func testUnnamedStagesAddNoSlices() throws {
+        TetherDebug.startTrace()
+        Signal(values: [1, 2]).named("only").map { $0 }.filter { $0 > 0 }.subscribe(next: { _ in })
+        let slices = try parse(TetherDebug.stopTrace()).filter { $0["ph"] as? String == "X" }
+        XCTAssertEqual(Set(slices.compactMap { $0["name"] as? String }), ["only"])
+        XCTAssertEqual(slices.count, 3)
     }
 
     func testSubscribingAndDisposingAreInstants() throws {
@@ -55,7 +63,8 @@ final class TraceTests: DebugTestCase {
         let scheduler = QueueScheduler(name: "trace-test")
         let delivered = expectation(description: "delivered")
         let subject = Subject<Int, Never>()
-        let subscription = subject.named("hop").deliver(on: scheduler).subscribe(next: { _ in delivered.fulfill() })
+        let subscription = subject.named("hop").deliver(on: scheduler).named("hop.deliver")
+            .subscribe(next: { _ in delivered.fulfill() })
         subject.send(1)
         wait(for: [delivered], timeout: 10)
         scheduler.queue.sync {}
