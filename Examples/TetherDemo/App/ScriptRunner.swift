@@ -12,9 +12,9 @@ struct ScriptRunner {
     /// Runs every step (until `key ctrl-c`) and returns the exit status: 0, or 1 when an `expect` failed.
     /// `finish` runs after the last step, while the app and its subscriptions are still alive.
     func run(write: (String) -> Void, report: (String) -> Void, finish: () -> Void = {}) -> Int32 {
-        defer { finish() }
         let clock = TestScheduler()
         let app = DemoApp(environment: DemoEnvironment(ui: clock, background: clock), size: size)
+        defer { withExtendedLifetime(app) { finish() } }
         clock.advance()
         write(screen(of: app, heading: "start"))
         for step in script.steps {
