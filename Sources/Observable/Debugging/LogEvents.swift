@@ -58,11 +58,12 @@ public struct LogEntry: Sendable, CustomStringConvertible {
     /// The label of the ``QueueScheduler`` it ran on (its name; the main queue's label on `.main`), if any.
     public let queue: String?
 
-    /// The line the default sink prints: `[prefix] pipeline #1 next(1) · thread main · queue com.apple.main-thread`.
+    /// The line the default sink prints: `[prefix] pipeline #1 next(1) · thread main`, followed by
+    /// ` · queue NAME` on a ``QueueScheduler``'s queue.
     public var description: String {
         let head = prefix.isEmpty ? pipeline : "[\(prefix)] \(pipeline)"
-        let where_ = queue.map { " · queue \($0)" } ?? ""
-        return "\(head) #\(subscription) \(event) · thread \(thread)\(where_)"
+        let queueName = queue.map { " · queue \($0)" } ?? ""
+        return "\(head) #\(subscription) \(event) · thread \(thread)\(queueName)"
     }
 }
 

@@ -9,7 +9,9 @@
 /// let username = Subject<String, Never>()
 /// let subscription = username.named("login.username").map { $0.count > 3 }.subscribe(next: { _ in })
 /// print(TetherDebug.graph().text)
-/// // subscriber  ← login.username.map  ← login.username
+/// // subscriber
+/// // └─ login.username.map
+/// //    └─ login.username  [0 values]
 /// subscription.dispose()
 /// ```
 public struct PipelineGraph: Sendable, CustomStringConvertible {
@@ -123,8 +125,8 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
     /// ```text
     /// bind(\LoginForm.isLoginEnabled)
     /// └─ login.enabled  [2 values]
-    ///    └─ combineLatest(login.username.valid, login.password.valid)  [3 values]
-    ///       ├─ login.username.valid  [2 values]
+    ///    └─ combineLatest(login.usernameValid, login.passwordValid)
+    ///       ├─ login.passwordValid  [1 value]
     ///       …
     /// ```
     ///

@@ -99,7 +99,10 @@ package final class SignalDebugInfo: Sendable {
     static func operatorName(function: String, file: String) -> String {
         if function == "init(_:)" { return "Signal" }
         if function.hasPrefix("init(") { return "Signal" + function.dropFirst(4) }
-        if let parenthesis = function.firstIndex(of: "(") { return String(function[..<parenthesis]) }
+        if let parenthesis = function.firstIndex(of: "(") {
+            let name = String(function[..<parenthesis])
+            return internalHelperNames[name] ?? name
+        }
         let base = file.split(separator: "/").last.map { String($0.prefix { $0 != "." }) } ?? ""
         if base == "Signal" || base.isEmpty { return "Signal.\(function)" }
         for suffix in ["Core", "Storage"] where base.hasSuffix(suffix) {
@@ -110,3 +113,7 @@ package final class SignalDebugInfo: Sendable {
 }
 
 private let signalNumbers = Atomic<Int>(0)
+
+/// The public names of the internal helpers that make the signals of several operators (`flatMap`,
+/// `flatMapLatest`, `concatMap`, `flatten`, `switchToLatest` and `concat` all make theirs in `flattened`).
+private let internalHelperNames = ["mergeSignals": "merge", "flattened": "flatten", "retrying": "retry"]

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// let subscription = query.named("search.query").map { $0.lowercased() }.subscribe(next: { _ in })
 /// print(TetherDebug.graph().text)
 /// // subscriber
-/// // └─ search.query.map  [0 values]
+/// // └─ search.query.map
 /// //    └─ search.query  [0 values]
 /// subscription.dispose()
 /// ```
@@ -77,8 +77,9 @@ public enum TetherDebug {
         return false
     }
 
-    /// Starts recording every event of the subscriptions started from now on — its time, thread,
-    /// subscription, stage name and how long its callbacks ran — for ``stopTrace(to:)``.
+    /// Starts recording every event that passes a recording stage — a named one, or the source of a
+    /// subject or property — of the subscriptions started from now on: its time, thread, subscription,
+    /// stage name and how long its callback ran, for ``stopTrace(to:)``.
     /// Turns ``isEnabled`` on. A trace started again discards what was recorded.
     ///
     /// ```swift
@@ -97,7 +98,7 @@ public enum TetherDebug {
     ///
     /// ```swift
     /// TetherDebug.startTrace()
-    /// Signal(values: [1, 2, 3]).named("numbers").map { $0 * 2 }.subscribe()
+    /// Signal(values: [1, 2, 3]).named("numbers").map { $0 * 2 }.named("doubled").subscribe()
     /// try TetherDebug.stopTrace(to: URL(filePath: "/tmp/numbers.json"))
     /// ```
     @discardableResult

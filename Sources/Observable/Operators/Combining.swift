@@ -286,7 +286,7 @@ extension Signal {
     }
 
     @inlinable
-    static func mergeSignals(_ sources: [Signal], function: StaticString = #function) -> Signal {
+    static func mergeSignals(_ sources: [Signal]) -> Signal {
         Signal(unsafeStart: { sink, lifetime in
             let count = sources.count
             if count == 0 {
@@ -319,6 +319,6 @@ extension Signal {
                     in: lifetime, sink: Sink { mailbox.post(.event(0, $0)) }, gone: { mailbox.post(.gone) })
                 if !started { return }
             }
-        }, function: function)
+        })
     }
 }

@@ -73,7 +73,7 @@ extension SignalConvertible {
     }
 
     @inlinable
-    func retrying(maximumRetries: Int?, function: StaticString = #function) -> Signal<Value, Failure> {
+    func retrying(maximumRetries: Int?) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             // Touched only by the error callbacks of successive subscriptions, which follow each
@@ -106,7 +106,7 @@ extension SignalConvertible {
                     }, in: child)
             }
             loop.run(subscribeOnce)
-        }, function: function)
+        })
     }
 }
 

@@ -68,7 +68,7 @@ extension SignalConvertible {
 
     @inlinable
     func flattened<Inner: SignalConvertible>(
-        _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner, function: StaticString = #function
+        _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Failure> where Inner.Failure == Failure {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
@@ -85,7 +85,7 @@ extension SignalConvertible {
                     if event.isTerminal { lifetime.remove(outerKey) }
                     mailbox.post(.outer(event))
                 }, in: outerLifetime)
-        }, function: function)
+        })
     }
 }
 

@@ -93,8 +93,8 @@ final class PipelineGraphTests: DebugTestCase {
         outer.send(1)
         let graph = TetherDebug.graph(matching: "outer")
         let byLabel = Dictionary(graph.nodes.map { ($0.label, $0.id) }, uniquingKeysWith: { a, _ in a })
-        XCTAssertTrue(graph.edges.contains(PipelineGraph.Edge(from: byLabel["inner"]!, to: byLabel["outer.flatMap"]!)))
-        XCTAssertTrue(graph.edges.contains(PipelineGraph.Edge(from: byLabel["outer"]!, to: byLabel["outer.flatMap"]!)))
+        XCTAssertTrue(graph.edges.contains(PipelineGraph.Edge(from: byLabel["inner"]!, to: byLabel["outer.flatten"]!)))
+        XCTAssertTrue(graph.edges.contains(PipelineGraph.Edge(from: byLabel["outer"]!, to: byLabel["outer.flatten"]!)))
         subscription.dispose()
         XCTAssertTrue(TetherDebug.graph(matching: "inner").isEmpty)
     }

@@ -73,7 +73,7 @@ final class SignalNameTests: DebugTestCase {
     func testNamesCarryThroughFlatMapAndDeliverOn() {
         let outer = Subject<Int, Never>().named("outer")
         let flattened = outer.flatMap { Signal(value: $0) }
-        XCTAssertEqual(flattened.description, "outer.flatMap")
+        XCTAssertEqual(flattened.description, "outer.flatten", "flatMap's signal is made by the flatten helper")
         XCTAssertEqual(outer.deliver(on: ImmediateScheduler()).description, "outer.deliver")
     }
 }

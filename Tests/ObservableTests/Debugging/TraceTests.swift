@@ -19,7 +19,9 @@ final class TraceTests: DebugTestCase {
         XCTAssertEqual(slices.count, 8)
         XCTAssertEqual(slices.filter { $0["name"] as? String == "doubled" }.count, 4)
         XCTAssertEqual(
-            slices.filter { $0["name"] as? String == "numbers" }.compactMap { ($0["args"] as? [String: Any])?["event"] as? String },
+            slices.filter { $0["name"] as? String == "numbers" }.compactMap {
+                ($0["args"] as? [String: Any])?["event"] as? String
+            },
             ["next(1)", "next(2)", "next(3)", "completed"])
         for slice in slices {
             XCTAssertNotNil(slice["ts"] as? Double, "\(slice)")
@@ -33,7 +35,9 @@ final class TraceTests: DebugTestCase {
     func testAnOuterStagesSliceEnclosesTheStagesItFeeds() throws {
         TetherDebug.startTrace()
         Signal(value: 1).named("nest").map { $0 }.named("nest.map").subscribe(next: { _ in })
-        let slices = try parse(TetherDebug.stopTrace()).filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "next" }
+        let slices = try parse(TetherDebug.stopTrace()).filter {
+            $0["ph"] as? String == "X" && $0["cat"] as? String == "next"
+        }
         let source = try XCTUnwrap(slices.first { $0["name"] as? String == "nest" })
         let stage = try XCTUnwrap(slices.first { $0["name"] as? String == "nest.map" })
         let (sourceStart, sourceEnd) = (source["ts"] as! Double, source["ts"] as! Double + (source["dur"] as! Double))
@@ -73,7 +77,8 @@ final class TraceTests: DebugTestCase {
         let threads = events.filter { $0["ph"] as? String == "M" }
         XCTAssertGreaterThanOrEqual(threads.count, 2, "the sending thread and the scheduler's")
         let sent = try XCTUnwrap(events.first { $0["name"] as? String == "hop" && $0["ph"] as? String == "X" })
-        let hopped = try XCTUnwrap(events.first { $0["name"] as? String == "hop.deliver" && $0["ph"] as? String == "X" })
+        let hopped = try XCTUnwrap(
+            events.first { $0["name"] as? String == "hop.deliver" && $0["ph"] as? String == "X" })
         XCTAssertNotEqual(sent["tid"] as? Int, hopped["tid"] as? Int)
     }
 
