@@ -101,7 +101,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     public var signal: Signal<Value, Failure> {
         // An operator reads `signal` of each input just before it makes its own signal: while tracking,
         // that is how the new signal learns its inputs (see `SignalDebugInfo.made(by:in:type:)`).
-        if let debugInfo, _slowPath(DebugSwitch.isTracking) { debugInfo.noteRead() }
+        if _slowPath(debugInfo != nil) { debugInfo.unsafelyUnwrapped.noteReadIfTracking() }
         return self
     }
 
