@@ -1,8 +1,8 @@
+import CMallInfo
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
 // operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8 N
 import Glibc
-import CMallInfo
 import Observable
 
 final class Counter: @unchecked Sendable { var sum: UInt64 = 0 }
