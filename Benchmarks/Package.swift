@@ -23,6 +23,11 @@ let package = Package(
             ],
             path: "Sources/tether-bench"
         ),
+        .executableTarget(
+            name: "tether-probe",
+            dependencies: ["CMallInfo", .product(name: "Observable", package: "Tether")],
+            path: "Sources/tether-probe"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ extension BindingTarget {
         _ keyPath: ReferenceWritableKeyPath<Self, Value>,
         to source: some SignalConvertible<Value, Never>
     ) -> any Disposable {
-        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value }
+        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value }
     }
 
     /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
@@ -46,7 +46,7 @@ extension BindingTarget {
         to source: some SignalConvertible<Value, Never>,
         on scheduler: some Scheduler
     ) -> any Disposable {
-        startBinding(self, source.deliver(on: scheduler)) { target, value in
+        startBinding(self, source.deliver(on: scheduler), keyPath) { target, value in
             target[keyPath: keyPath] = value
         }
     }
@@ -64,7 +64,7 @@ extension BindingTarget {
         _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
         to source: some SignalConvertible<Value, Never>
     ) -> any Disposable {
-        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value }
+        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value }
     }
 
     /// Binds a property to a signal of optionals, writing `nilValue` whenever the signal sends `nil`
@@ -82,7 +82,7 @@ extension BindingTarget {
         to source: some SignalConvertible<Value?, Never>,
         nilValue: Value
     ) -> any Disposable {
-        startBinding(self, source.signal) { target, value in target[keyPath: keyPath] = value ?? nilValue }
+        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value ?? nilValue }
     }
 
     /// The slot `keyPath` of this object, to bind with `<~`: `object[\.property] <~ signal`.
@@ -162,27 +162,44 @@ public struct BindingSlot<Target: BindingTarget, Value> {
 ///
 /// The returned disposable is the binding: it is disposed when the binding ends for any reason, so
 /// `isDisposed` tells whether it still runs.
+///
+/// `keyPath` names the binding in ``TetherDebug``'s graph (`bind(\LoginForm.isLoginEnabled)`) and in the
+/// main-queue check's findings.
 func startBinding<Target: AnyObject, Value>(
     _ target: Target,
     _ source: Signal<Value, Never>,
+    _ keyPath: AnyKeyPath?,
     apply: @escaping (Target, Value) -> Void
 ) -> any Disposable {
+    let label = { keyPath.map { "bind(\($0))" } ?? "bind(to:) \(Target.self)" }
+    var apply = apply
+    if let check = TetherDebug.mainQueueCheck(for: target, binding: label()) {
+        apply = { [apply] target, value in
+            check()
+            apply(target, value)
+        }
+    }
     let binding = CompositeDisposable()
     weak let weakTarget = target
     if let ends = deallocationSignal(of: target) {
-        binding.add(ends.subscribe(completed: { binding.dispose() }))
+        binding.add(
+            TetherDebug.withSubscriberLabel(label() + " (until its target goes)") {
+                ends.subscribe(completed: { binding.dispose() })
+            })
     }
     if binding.isDisposed { return binding }
     binding.add(
-        source.subscribe(
-            next: { value in
-                guard let target = weakTarget else {
-                    binding.dispose()
-                    return
-                }
-                apply(target, value)
-            },
-            completed: { binding.dispose() }))
+        TetherDebug.withSubscriberLabel(label()) {
+            source.subscribe(
+                next: { value in
+                    guard let target = weakTarget else {
+                        binding.dispose()
+                        return
+                    }
+                    apply(target, value)
+                },
+                completed: { binding.dispose() })
+        })
     return binding
 }
 
@@ -210,7 +227,7 @@ extension MutableProperty {
     /// ```
     @discardableResult
     public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
-        startBinding(self, source.signal) { property, value in property.value = value }
+        startBinding(self, source.signal, nil) { property, value in property.value = value }
     }
 
     /// Binds the property to `source`: `property <~ source` is `property.bind(to: source)`.

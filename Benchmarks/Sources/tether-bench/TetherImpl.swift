@@ -25,6 +25,29 @@ enum TetherImpl {
         }
     }
 
+    /// W1 with every stage named (names only: no graph, nothing per event).
+    static func w1Named(_ n: Int) -> () -> UInt64 {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        subject.named("w1.source")
+            .map { (value: Int) -> Int in value &+ 1 }.named("w1.plusOne")
+            .filter { (value: Int) -> Bool in value % 2 == 0 }.named("w1.even")
+            .map { (value: Int) -> Int in value &* 2 }.named("w1.double")
+            .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 0..<n { subject.send(value) }
+            return counter.checksum
+        }
+    }
+
+    /// W1 built while ``TetherDebug/isEnabled``: every stage registered and recording (then switched off
+    /// again, so that the other rows are unaffected; the pipeline keeps its recording stages).
+    static func w1WithGraph(_ n: Int) -> () -> UInt64 {
+        TetherDebug.isEnabled = true
+        defer { TetherDebug.isEnabled = false }
+        return w1(n)
+    }
+
     static func w2(subscribers: Int, values: Int) -> () -> UInt64 {
         let subject = Subject<Int, Never>()
         let counter = Counter()

@@ -25,6 +25,22 @@ do {
             ]))
 }
 
+// W1 with the debugging tools (TetherDebug): the disabled cost is the plain Tether row above (the tools
+// are always compiled in; callgrind instruction counts against main are in README.md); these are the costs
+// when they are on. "named stages": every stage named, graph off; "graph on": built with the graph on.
+do {
+    let n = size(1_000_000)
+    rows.append(
+        Row(
+            workload: "W1", label: "W1 chain, debugging tools", operations: n, unit: "value",
+            reference: "Tether, tools off", goals: ["Tether, named stages": "≤ 1.02×"],
+            contenders: [
+                Contender(name: "Tether, tools off", prepare: { TetherImpl.w1(n) }),
+                Contender(name: "Tether, named stages", prepare: { TetherImpl.w1Named(n) }),
+                Contender(name: "Tether, graph on", prepare: { TetherImpl.w1WithGraph(n) }),
+            ]))
+}
+
 // W2: one subject, k subscribers; ns per delivery.
 for (subscribers, values) in [(1, 1_000_000), (10, 1_000_000), (100, 100_000), (1_000, 10_000)] {
     let v = size(values)

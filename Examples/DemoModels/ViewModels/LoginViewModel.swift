@@ -31,19 +31,20 @@ public final class LoginViewModel: KeyPathObservable {
         self.ui = ui
     }
 
-    /// Whether the username is valid: the current value, then each change.
+    /// Whether the username is valid: the current value, then each change. Named for the debugging tools
+    /// (`tether-demo --graph`, `--trace`).
     public var usernameIsValid: Signal<Bool, Never> {
-        observe(\.username).map(Self.isValid)
+        observe(\.username).named("login.username").map(Self.isValid).named("login.usernameValid")
     }
 
     /// Whether the password is valid: the current value, then each change.
     public var passwordIsValid: Signal<Bool, Never> {
-        observe(\.password).map(Self.isValid)
+        observe(\.password).named("login.password").map(Self.isValid).named("login.passwordValid")
     }
 
     /// Both fields valid (the RAC tutorials' `signUpActiveSignal`): `combineLatest` of the two validities.
     public var enableLogin: Signal<Bool, Never> {
-        Signal.combineLatest(usernameIsValid, passwordIsValid).map { $0 && $1 }
+        Signal.combineLatest(usernameIsValid, passwordIsValid).map { $0 && $1 }.named("login.enabled")
     }
 
     /// Signs in with the current fields (the RAC tutorials' `LoginCommand`). Enabled while ``enableLogin``

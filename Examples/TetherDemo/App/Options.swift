@@ -3,9 +3,13 @@ struct Options: Equatable {
     var script: String?
     var size: TerminalSize?
     var help = false
+    /// Where to write the login screen's live graph when the script ends (`.txt`: text, else Graphviz DOT).
+    var graph: String?
+    /// Where to write a Chrome trace of the script's run.
+    var trace: String?
 
     static let usage = """
-        Usage: tether-demo [--script FILE] [--size COLSxROWS] [--help]
+        Usage: tether-demo [--script FILE] [--size COLSxROWS] [--graph FILE] [--trace FILE] [--help]
 
         The login form and live search of the ReactiveCocoa tutorials, built with Tether, in your terminal.
 
@@ -18,6 +22,9 @@ struct Options: Equatable {
           (stdin)         when standard input is not a terminal, its lines are the script;
                           when it is empty, a short built-in tour plays
           --size 80x24    the screen size for scripts (default 80x24)
+          --graph FILE    after the script, write the login screen's live subscriptions as a graph
+                          (FILE.txt: text; otherwise Graphviz DOT: dot -Tpng FILE -o graph.png)
+          --trace FILE    record the script's run as a Chrome trace (open it in Perfetto)
 
         Script lines (one step each; # starts a comment):
           type tether                  one keystroke per character
@@ -51,6 +58,12 @@ struct Options: Equatable {
             case "--script":
                 guard let value = remaining.popFirst() else { throw Failure(description: "--script needs a file") }
                 script = value
+            case "--graph":
+                guard let value = remaining.popFirst() else { throw Failure(description: "--graph needs a file") }
+                graph = value
+            case "--trace":
+                guard let value = remaining.popFirst() else { throw Failure(description: "--trace needs a file") }
+                trace = value
             case "--size":
                 guard let value = remaining.popFirst(), let size = TerminalSize(parsing: value) else {
                     throw Failure(description: "--size needs a size like 100x30")

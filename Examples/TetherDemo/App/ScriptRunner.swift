@@ -10,9 +10,11 @@ struct ScriptRunner {
     var size = TerminalSize.standard
 
     /// Runs every step (until `key ctrl-c`) and returns the exit status: 0, or 1 when an `expect` failed.
-    func run(write: (String) -> Void, report: (String) -> Void) -> Int32 {
+    /// `finish` runs after the last step, while the app and its subscriptions are still alive.
+    func run(write: (String) -> Void, report: (String) -> Void, finish: () -> Void = {}) -> Int32 {
         let clock = TestScheduler()
         let app = DemoApp(environment: DemoEnvironment(ui: clock, background: clock), size: size)
+        defer { withExtendedLifetime(app) { finish() } }
         clock.advance()
         write(screen(of: app, heading: "start"))
         for step in script.steps {

@@ -33,9 +33,33 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     @usableFromInline
     package let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
 
+    /// What the debugging tools know about this signal (its name, the operator that made it, its inputs);
+    /// `nil` unless it was named or made while ``TetherDebug`` tracked pipelines.
+    @usableFromInline
+    package let debugInfo: SignalDebugInfo?
+
+    /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
+    /// unless ``TetherDebug`` is tracking.
     @inlinable
-    package init(unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void) {
+    package init(
+        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        function: StaticString = #function, file: StaticString = #fileID
+    ) {
         self.startHandler = startHandler
+        if _slowPath(DebugSwitch.isTracking) {
+            debugInfo = SignalDebugInfo.made(by: function, in: file, type: Self.self)
+        } else {
+            debugInfo = nil
+        }
+    }
+
+    /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
+    init(
+        recordingStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        debugInfo: SignalDebugInfo
+    ) {
+        self.startHandler = startHandler
+        self.debugInfo = debugInfo
     }
 
     /// Creates a signal from a recipe that runs once per subscription (RAC's `createSignal:`).
@@ -60,6 +84,11 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
             let observer = Observer(sink: sink, lifetime: lifetime)
             lifetime.add(recipe(observer))
         }
+        if _slowPath(DebugSwitch.isTracking) {
+            debugInfo = SignalDebugInfo.made(by: "init(_:)", in: "", type: Self.self)
+        } else {
+            debugInfo = nil
+        }
     }
 
     /// Returns `self`.
@@ -69,11 +98,24 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// let same = signal.signal
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { self }
+    public var signal: Signal<Value, Failure> {
+        // An operator reads `signal` of each input just before it makes its own signal: while tracking,
+        // that is how the new signal learns its inputs (see `SignalDebugInfo.made(by:in:type:)`).
+        if _slowPath(debugInfo != nil) { debugInfo.unsafelyUnwrapped.noteReadIfTracking() }
+        return self
+    }
 
     @inlinable
     package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+        // While the graph is on, the stage is registered (and is the parent of the stages it starts).
+        // Only the debug info and the lifetime cross into out-of-line code: handing it `sink` or the
+        // handler, or calling the handler with another sink, would make their closures escape and cost
+        // every subscription a heap allocation and every event an indirect call, even while it is off.
+        // Events are recorded by named stages (`named(_:)`), whose closures escape anyway.
+        var node: LiveSubscriptionNode?
+        if _slowPath(DebugSwitch.isTracking) { node = LiveSubscriptionNode.starting(debugInfo, in: lifetime) }
         startHandler(sink, lifetime)
+        if _slowPath(node != nil) { node.unsafelyUnwrapped.didStart() }
     }
 }
 

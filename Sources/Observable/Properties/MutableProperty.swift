@@ -92,7 +92,7 @@ public final class MutableProperty<Value>: PropertyProtocol {
             let entry = MutablePropertyEntry(sink: sink, lifetime: lifetime, storage: storage)
             lifetime.add(entry)
             storage.add(entry)
-        })
+        }).tracked(sentBy: storage)
     }
 }
 

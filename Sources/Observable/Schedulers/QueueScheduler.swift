@@ -66,6 +66,7 @@ public final class QueueScheduler: Scheduler {
     public init(priority: Priority = .default, name: String = "tether.queue-scheduler") {
         queue = DispatchQueue(label: name, qos: priority.qos)
         queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        queue.setSpecific(key: schedulerNameKey, value: queue.label)
     }
 
     /// Creates a scheduler with its own serial queue, labelled `name`, whose work runs on `targetQueue`
@@ -79,6 +80,7 @@ public final class QueueScheduler: Scheduler {
     public init(name: String, targetQueue: DispatchQueue) {
         queue = DispatchQueue(label: name, target: targetQueue)
         queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        queue.setSpecific(key: schedulerNameKey, value: queue.label)
     }
 
     /// Creates a scheduler on an existing queue. Work runs in order only if `queue` is serial.
@@ -90,6 +92,7 @@ public final class QueueScheduler: Scheduler {
     public init(queue: DispatchQueue) {
         self.queue = queue
         queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        queue.setSpecific(key: schedulerNameKey, value: queue.label)
     }
 
     /// Whether the calling code runs on this scheduler's queue.

@@ -56,7 +56,12 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// enabled.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { core.signal }
+    public var signal: Signal<Value, Failure> {
+        // While a debugging tool is on, a stage that records this subject's deliveries (built out of line,
+        // so that the closures of the usual path never escape).
+        if _slowPath(DebugSwitch.isTracking) { return Signal.tracked(sentBy: core) { core.signal } }
+        return core.signal
+    }
 }
 
 // Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only

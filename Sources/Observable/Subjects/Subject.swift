@@ -48,7 +48,12 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// subject.signal.subscribe(next: { print($0) })
     /// ```
     @inlinable
-    public var signal: Signal<Value, Failure> { core.signal }
+    public var signal: Signal<Value, Failure> {
+        // While a debugging tool is on, a stage that records this subject's deliveries (built out of line,
+        // so that the closures of the usual path never escape).
+        if _slowPath(DebugSwitch.isTracking) { return Signal.tracked(sentBy: core) { core.signal } }
+        return core.signal
+    }
 
     /// How many operations wait in the queue for the delivering thread (for tests of the bound).
     package var queuedCount: Int { core.backlog.load(ordering: .relaxed) }

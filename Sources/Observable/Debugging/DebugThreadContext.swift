@@ -1,0 +1,92 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the debugging tools know about the calling thread: the signals whose `signal` an operator just
+/// read (the inputs of the signal it is about to make), the subscriptions being started and the events
+/// being delivered on it (innermost last). Only used while a tool is on.
+final class DebugThreadContext {
+    /// A small number for the thread, in order of first use (Chrome traces want integers).
+    let number: Int
+    /// The thread's name (`pthread_getname_np`), or `"main"`.
+    let name: String
+    /// Whether this is the process's main thread.
+    let isMainThread: Bool
+    var pendingInputs: [SignalDebugInfo] = []
+    var starting: [LiveSubscriptionNode] = []
+    var delivering: [(node: LiveSubscriptionNode, event: String)] = []
+    /// The label the next root subscription on this thread takes for its subscriber (a binding's target).
+    var subscriberLabel: String?
+
+    private init() {
+        number = threadNumbers.add(1, ordering: .relaxed).newValue
+        isMainThread = isProcessMainThread()
+        name = isMainThread ? "main" : threadName() ?? "thread \(number)"
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<DebugThreadContext>.fromOpaque(raw).release()
+        }
+        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// The calling thread's context, made on first use and released when the thread exits.
+    static var current: DebugThreadContext {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged<DebugThreadContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let context = DebugThreadContext()
+        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// The inputs read since the last signal was made, each once, in order of reading.
+    func takePendingInputs() -> [SignalDebugInfo] {
+        if pendingInputs.isEmpty { return [] }
+        var unique: [SignalDebugInfo] = []
+        for input in pendingInputs where !unique.contains(where: { $0 === input }) {
+            unique.append(input)
+        }
+        pendingInputs.removeAll(keepingCapacity: true)
+        return unique
+    }
+}
+
+private let threadNumbers = Atomic<Int>(0)
+
+/// Whether the calling thread is the process's main thread: on Linux its thread id is the process id
+/// (`/proc/thread-self` links to `PID/task/TID`).
+private func isProcessMainThread() -> Bool {
+    #if canImport(Darwin)
+        return pthread_main_np() != 0
+    #else
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return false }
+        let parts = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: "/")
+        return parts.count == 3 && parts[0] == parts[2]
+    #endif
+}
+
+/// The calling thread's name (`/proc/thread-self/comm`), if it has one.
+private func threadName() -> String? {
+    let file = open("/proc/thread-self/comm", O_RDONLY)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let count = read(file, &buffer, buffer.count)
+    guard count > 0 else { return nil }
+    let name = String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n").first.map(String.init)
+    return name?.isEmpty == false ? name : nil
+}

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// One started stage of a live subscription: the signal it runs, the stage it sends to, and counts of
+/// what passed. Registered in ``LiveRegistry`` while its subscription lives.
+@usableFromInline
+package final class LiveSubscriptionNode: Sendable {
+    /// A number unique in this process.
+    package let id: Int
+    /// The signal this stage runs.
+    package let info: SignalDebugInfo
+    /// The stage it sends to; `nil` for the last stage, which sends to the subscriber.
+    package let downstream: LiveSubscriptionNode?
+    /// Who receives the last stage's events (`subscribe(next:…)`, a binding's target).
+    package let subscriber: String?
+    /// The first stage's id: the subscription's number in traces and the graph.
+    package let subscription: Int
+    /// The thread that started it.
+    package let startThread: String
+    let nexts = Atomic<Int>(0)
+    let terminals = Atomic<Int>(0)
+    /// Whether the stage records its events (named stages and the sources of subjects and properties).
+    let recordsEvents = Atomic<Bool>(false)
+
+    init(info: SignalDebugInfo, downstream: LiveSubscriptionNode?, subscriber: String?, thread: String) {
+        let id = liveNodeNumbers.add(1, ordering: .relaxed).newValue
+        self.id = id
+        self.info = info
+        self.downstream = downstream
+        self.subscriber = downstream == nil ? (subscriber ?? "subscriber") : nil
+        self.subscription = downstream?.subscription ?? id
+        self.startThread = thread
+    }
+
+    /// How many values passed this stage, or `nil` if it does not record its events.
+    package var nextCount: Int? {
+        recordsEvents.load(ordering: .relaxed) ? nexts.load(ordering: .relaxed) : nil
+    }
+}
+
+private let liveNodeNumbers = Atomic<Int>(0)
+
+/// The live stages of every subscription started while the graph was on.
+final class LiveRegistry: @unchecked Sendable {
+    // Safety: `nodes` is only touched under `lock`, which is never held while user code runs.
+    private let lock = Lock()
+    private var nodes: [Int: LiveSubscriptionNode] = [:]
+
+    static let shared = LiveRegistry()
+
+    func add(_ node: LiveSubscriptionNode) {
+        lock.withLock { nodes[node.id] = node }
+    }
+
+    func remove(_ node: LiveSubscriptionNode) {
+        _ = lock.withLock { nodes.removeValue(forKey: node.id) }
+    }
+
+    /// Every live stage, oldest first.
+    func snapshot() -> [LiveSubscriptionNode] {
+        lock.withLock { Array(nodes.values) }.sorted { $0.id < $1.id }
+    }
+}

@@ -1,0 +1,64 @@
+extension LiveSubscriptionNode {
+    /// Called by `Signal.start` while a debugging tool is on: forgets inputs read for nothing on this
+    /// thread (the `signal` that `subscribe` read), and — while the graph is on and the signal has debug
+    /// info — registers a node for the stage being started (removed when its subscription ends) and
+    /// returns it; `Signal.start` then calls ``didStart()`` once the stage has started.
+    @usableFromInline
+    static func starting(_ debugInfo: SignalDebugInfo?, in lifetime: CompositeDisposable) -> LiveSubscriptionNode? {
+        let context = DebugThreadContext.current
+        context.pendingInputs.removeAll(keepingCapacity: true)
+        guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else { return nil }
+        // Started inside another stage's start: that stage's input. Started while a stage delivers (an
+        // inner signal of `flatMap`): an input of the stage receiving that delivery. Otherwise a root.
+        let downstream = context.starting.last ?? context.delivering.last?.node.downstream
+        let label = downstream == nil ? context.subscriberLabel : nil
+        if downstream == nil { context.subscriberLabel = nil }
+        let node = LiveSubscriptionNode(
+            info: debugInfo, downstream: downstream, subscriber: label, thread: context.name)
+        LiveRegistry.shared.add(node)
+        DebugTrace.recordInstant("subscribed", node: node, context: context)
+        lifetime.add {
+            LiveRegistry.shared.remove(node)
+            DebugTrace.recordInstant("disposed", node: node, context: DebugThreadContext.current)
+        }
+        context.starting.append(node)
+        return node
+    }
+
+    /// The node of the stage described by `info` that is starting on this thread, if the graph is on.
+    static func starting(as info: SignalDebugInfo) -> LiveSubscriptionNode? {
+        guard DebugSwitch.isOn(DebugSwitch.graph), let node = DebugThreadContext.current.starting.last,
+            node.info === info
+        else { return nil }
+        node.recordsEvents.store(true, ordering: .relaxed)
+        return node
+    }
+
+    /// The stage has started (its upstream stages too).
+    @usableFromInline
+    func didStart() {
+        DebugThreadContext.current.starting.removeLast()
+    }
+
+    /// Before the stage sends `event` on: counts it and marks it as being delivered on this thread (for
+    /// the checks and for inner subscriptions). Returns the time it started while tracing, else `0`.
+    func willDeliver<Value, Failure>(_ event: Event<Value, Failure>) -> Double {
+        if case .next = event {
+            nexts.add(1, ordering: .relaxed)
+        } else {
+            terminals.add(1, ordering: .relaxed)
+        }
+        // The event's text only where a check's message may need it: describing costs an allocation.
+        DebugThreadContext.current.delivering.append((self, DebugSwitch.isChecking ? DebugTrace.describe(event) : ""))
+        return DebugSwitch.isOn(DebugSwitch.tracing) ? DebugTrace.now() : 0
+    }
+
+    /// After the stage sent `event` on: records the callback in the trace while tracing.
+    func didDeliver<Value, Failure>(_ event: Event<Value, Failure>, startedAt start: Double) {
+        let context = DebugThreadContext.current
+        context.delivering.removeLast()
+        if start != 0 && DebugSwitch.isOn(DebugSwitch.tracing) {
+            DebugTrace.recordCallback(event, node: self, start: start, context: context)
+        }
+    }
+}
