@@ -1,5 +1,5 @@
-import Synchronization
 import Dispatch
+import Synchronization
 
 extension SignalConvertible where Value: Sendable {
     /// Delivers every event on the main queue, at once when it is sent there with nothing else waiting

@@ -15,7 +15,8 @@ extension SignalConvertible where Value: Sendable {
     /// ```
     @available(
         *, unavailable,
-        message: "RAC's throttle: is a debounce: use debounce(_:on:); for rate limiting (Combine's throttle) write throttle(_:latest:on:) with latest:"
+        message:
+            "RAC's throttle: is a debounce: use debounce(_:on:); for rate limiting (Combine's throttle) write throttle(_:latest:on:) with latest:"
     )
     public func throttle<S: Scheduler>(_ interval: Duration, on scheduler: S) -> Signal<Value, Failure> {
         fatalError("unavailable")

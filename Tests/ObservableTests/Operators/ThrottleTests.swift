@@ -127,7 +127,9 @@ final class ThrottleTests: ResourceCheckedTestCase {
         do {
             let tracked = Tracked()
             weakTracked = tracked
-            subscription = subject.throttle(.seconds(1), latest: false, on: scheduler).subscribe(next: { _ in _ = tracked })
+            subscription = subject.throttle(.seconds(1), latest: false, on: scheduler).subscribe(next: { _ in
+                _ = tracked
+            })
         }
         subject.send(1)
         subject.send(2)
