@@ -66,6 +66,6 @@ final class ChannelNilValueTests: ResourceCheckedTestCase {
         settings = nil
         XCTAssertNil(weakSettings)
         XCTAssertTrue(received.isCompleted)
-        terminal.send(nil)   // nothing left to set: ends quietly
+        terminal.send(nil)  // nothing left to set: ends quietly
     }
 }

@@ -27,7 +27,7 @@ final class TextInputSourceTests: XCTestCase {
     func testTextSignalStartsWithTheTextAtSubscriptionThenEachEdit() {
         let field = TextField()
         let signal = field.textSignal
-        field.text = "jo"   // before subscribing: not an event of the subscription
+        field.text = "jo"  // before subscribing: not an event of the subscription
         let log = EventLog<String, Never>()
         signal.record(into: log)
         XCTAssertEqual(log.values, ["jo"])
