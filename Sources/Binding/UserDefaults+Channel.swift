@@ -1,7 +1,7 @@
 import Foundation
 import Observable
 
-/// A value a ``Foundation/UserDefaults`` channel can store: property-list types (strings, numbers,
+/// A value a `UserDefaults` channel can store: property-list types (strings, numbers,
 /// booleans, data, dates, and arrays and string-keyed dictionaries of them).
 ///
 /// ```swift

@@ -4,7 +4,7 @@
 // compiles without it.
 
 extension SignalConvertible {
-    /// ``then(_:)`` for a next signal that cannot fail: its values follow this signal's completion, and
+    /// `then(_:)` for a next signal that cannot fail: its values follow this signal's completion, and
     /// the result fails only with this signal's errors.
     ///
     /// ```swift
@@ -21,7 +21,7 @@ extension SignalConvertible {
         then { next().promoteError(Failure.self) }
     }
 
-    /// ``flatMap(_:)`` for inner signals that cannot fail: the result fails only with this signal's
+    /// `flatMap(_:)` for inner signals that cannot fail: the result fails only with this signal's
     /// errors.
     ///
     /// ```swift
@@ -37,7 +37,7 @@ extension SignalConvertible {
         flatMap { transform($0).promoteError(Failure.self) }
     }
 
-    /// ``catch(_:)`` with a replacement that cannot fail, so that `catch { _ in .empty }` and
+    /// `catch(_:)` with a replacement that cannot fail, so that `catch { _ in .empty }` and
     /// `catch { _ in Signal(value: fallback) }` compile as written in RAC (`catch:` returning
     /// `[RACSignal empty]`): the result cannot fail.
     ///
@@ -54,7 +54,7 @@ extension SignalConvertible {
         catchReplacing(handler)
     }
 
-    /// The generic ``catch(_:)``, reached from a context where only it applies.
+    /// The generic `catch(_:)`, reached from a context where only it applies.
     @inlinable
     func catchReplacing<Replacement: SignalConvertible>(
         _ handler: @escaping (Failure) -> Replacement
@@ -64,7 +64,7 @@ extension SignalConvertible {
 }
 
 extension SignalConvertible where Failure == Never {
-    /// ``then(_:)`` from a signal that cannot fail to one that can: the result fails with the next
+    /// `then(_:)` from a signal that cannot fail to one that can: the result fails with the next
     /// signal's errors.
     ///
     /// ```swift
@@ -80,7 +80,7 @@ extension SignalConvertible where Failure == Never {
         promoteError(Next.Failure.self).then(next)
     }
 
-    /// ``flatMap(_:)`` from a signal that cannot fail to inner signals that can: the result fails with
+    /// `flatMap(_:)` from a signal that cannot fail to inner signals that can: the result fails with
     /// the inner signals' errors.
     ///
     /// ```swift
@@ -96,7 +96,7 @@ extension SignalConvertible where Failure == Never {
         promoteError(Inner.Failure.self).flatMap(transform)
     }
 
-    /// ``timeout(after:raising:on:)`` for a signal that cannot fail: the result fails with `error`
+    /// `timeout(after:raising:on:)` for a signal that cannot fail: the result fails with `error`
     /// when nothing ended the signal within `interval` (RAC's `timeout:onScheduler:`).
     ///
     /// ```swift

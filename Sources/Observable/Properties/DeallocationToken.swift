@@ -1,5 +1,5 @@
 /// Storage that lets Tether see its owner deinitialize: store one in any class to give it
-/// ``DeallocationObservable/deallocated`` (RAC's `rac_willDeallocSignal`).
+/// `deallocated` (RAC's `rac_willDeallocSignal`).
 ///
 /// Swift on Linux has no deinit hooks and no associated objects, so Tether learns that an object is gone
 /// when storage the object owns is deinitialized with it. A `let` holding a token is such storage — as
@@ -32,7 +32,7 @@ public final class DeallocationToken: @unchecked Sendable {
 }
 
 /// A class that reports its own deinitialization through a stored ``DeallocationToken`` — any class you
-/// own: adopting it gives ``deallocated``, checked at compile time, with no `@Observed` property needed.
+/// own: adopting it gives `deallocated`, checked at compile time, with no `@Observed` property needed.
 ///
 /// ```swift
 /// final class LoginScreen: DeallocationObservable {
