@@ -39,11 +39,17 @@ tether_symbol_graphs() {
     shift 3
     rm -rf "$output"
     mkdir -p "$output"
+    # C targets' module maps (TetherShims), which Observable's module imports.
+    local shim_maps=() map
+    for map in "$modules_dir"/../*.build/module.modulemap; do
+        [ -f "$map" ] && shim_maps+=(-Xcc "-fmodule-map-file=$map")
+    done
     swift symbolgraph-extract \
         -module-name "$module" \
         -I "$modules_dir" \
         -target "$(tether_triple)" \
         -minimum-access-level public \
         -output-dir "$output" \
+        "${shim_maps[@]}" \
         "$@"
 }

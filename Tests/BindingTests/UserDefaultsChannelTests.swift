@@ -1,5 +1,6 @@
 import Binding
 import Foundation
+import TetherTesting
 import XCTest
 
 private final class Settings: KeyPathObservable {

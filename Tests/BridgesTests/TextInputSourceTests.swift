@@ -1,5 +1,6 @@
 import Bridges
 import Observable
+import TetherTesting
 import XCTest
 
 private final class TextField: TextInputSource {

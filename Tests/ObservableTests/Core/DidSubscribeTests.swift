@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 /// `ObserverProtocol.didSubscribe(with:)`: RAC's `-didSubscribeWithDisposable:`, called on a custom

@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 /// The overloads that let RAC idioms mix failing and non-failing signals in their natural spelling

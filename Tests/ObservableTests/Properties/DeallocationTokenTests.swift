@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 private final class Screen: DeallocationObservable {
