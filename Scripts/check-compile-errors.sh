@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
 
 modules=$(tether_build_modules)
+read -ra map_flags <<<"$(tether_module_map_flags "$modules")"
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then files=(Tests/CompileChecks/*.swift); fi
 
@@ -20,7 +21,7 @@ for file in "${files[@]}"; do
         failed=1
         continue
     fi
-    if output=$(swiftc -typecheck -swift-version 6 -I "$modules" "$file" 2>&1); then
+    if output=$(swiftc -typecheck -swift-version 6 -I "$modules" ${map_flags[@]+"${map_flags[@]}"} "$file" 2>&1); then
         echo "FAIL  $file compiles; it must not"
         failed=1
         continue

@@ -55,6 +55,8 @@ work="$TETHER_SCRATCH/tether-doc-examples"
 rm -rf "$work/src"
 mkdir -p "$work/src" "$work/obj"
 modules_dir=${TETHER_DOC_MODULES_DIR:-$(tether_build_modules)}
+read -ra module_map_flags <<<"$(tether_module_map_flags "$modules_dir")"
+extra_swiftc_flags+=(${module_map_flags[@]+"${module_map_flags[@]}"})
 
 # generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks compiled and
 # skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///` lines, with the
