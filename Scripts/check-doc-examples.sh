@@ -55,6 +55,8 @@ work="$TETHER_SCRATCH/tether-doc-examples"
 rm -rf "$work/src"
 mkdir -p "$work/src" "$work/obj"
 modules_dir=${TETHER_DOC_MODULES_DIR:-$(tether_build_modules)}
+read -ra module_map_flags <<<"$(tether_module_map_flags "$modules_dir")"
+extra_swiftc_flags+=(${module_map_flags[@]+"${module_map_flags[@]}"})
 
 # generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks compiled and
 # skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///` lines, with the
@@ -147,7 +149,7 @@ compile() {
     local log="$work/obj/$slug.log"
     if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
-        -I "$modules_dir" -I "$modules_dir/../TetherShims.build" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
+        -I "$modules_dir" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
         "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
         # Warnings fail too (a Sendable or deprecation warning in an example is one a user would get),
         # except unused-value ones: examples often declare values to show them.

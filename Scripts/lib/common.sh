@@ -39,12 +39,25 @@ tether_symbol_graphs() {
     shift 3
     rm -rf "$output"
     mkdir -p "$output"
+    local shim_maps=()
+    read -ra shim_maps <<<"$(tether_module_map_flags "$modules_dir")"
     swift symbolgraph-extract \
         -module-name "$module" \
         -I "$modules_dir" \
-        -I "$modules_dir/../TetherShims.build" \
         -target "$(tether_triple)" \
         -minimum-access-level public \
         -output-dir "$output" \
+        ${shim_maps[@]+"${shim_maps[@]}"} \
         "$@"
+}
+
+# tether_module_map_flags MODULES_DIR
+# Prints the -Xcc -fmodule-map-file=… flags for the C targets' module maps (TetherShims, which Observable's
+# module imports), for compiling against the .swiftmodule files in MODULES_DIR outside SwiftPM.
+tether_module_map_flags() {
+    local map flags=()
+    for map in "$1"/../*.build/module.modulemap; do
+        [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
+    done
+    echo "${flags[*]+"${flags[*]}"}"
 }

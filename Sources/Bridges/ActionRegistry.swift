@@ -84,7 +84,10 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// button.click()   // no action runs
     /// ```
     public var isEnabled: Bool {
-        get { enabledSubject.value }
+        get {
+            EnabledReadProbe.noteRead(of: self)
+            return enabledSubject.value
+        }
         set { enabledSubject.send(newValue) }
     }
 

@@ -92,7 +92,7 @@ public final class ActorScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         let cancel = AnyDisposable()
-        queue.yield(ActorSchedulerJob(action: action, cancel: cancel))
+        queue.yield(makeJob(action, cancel: cancel))
         return cancel
     }
 
@@ -104,7 +104,7 @@ public final class ActorScheduler: Scheduler {
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let cancel = AnyDisposable()
-        let job = ActorSchedulerJob(action: action, cancel: cancel)
+        let job = makeJob(action, cancel: cancel)
         let queue = self.queue
         let timer = Self.timers.schedule(after: delay) { queue.yield(job) }
         return AnyDisposable {
@@ -124,7 +124,7 @@ public final class ActorScheduler: Scheduler {
         -> any Disposable
     {
         let cancel = AnyDisposable()
-        let job = ActorSchedulerJob(action: action, cancel: cancel)
+        let job = makeJob(action, cancel: cancel)
         let queue = self.queue
         let timer = Self.timers.schedule(after: delay, interval: interval) { queue.yield(job) }
         return AnyDisposable {
@@ -135,6 +135,17 @@ public final class ActorScheduler: Scheduler {
 }
 
 /// One action queued to an ``ActorScheduler``, with its cancellation flag.
+extension ActorScheduler {
+    /// A job whose action runs with this scheduler as ``currentScheduler``. It holds the scheduler weakly,
+    /// as the timers' closures do, so that pending work does not keep it alive.
+    fileprivate func makeJob(_ action: @escaping @Sendable () -> Void, cancel: AnyDisposable) -> ActorSchedulerJob {
+        ActorSchedulerJob(
+            action: { [weak self] in
+                if let self { CurrentSchedulerSlot.run(action, as: self) } else { action() }
+            }, cancel: cancel)
+    }
+}
+
 struct ActorSchedulerJob: Sendable {
     let action: @Sendable () -> Void
     let cancel: AnyDisposable

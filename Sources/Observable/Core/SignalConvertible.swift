@@ -42,6 +42,37 @@ public protocol ObserverProtocol<Value, Failure>: AnyObject {
     /// observer.send(event: .next(1))
     /// ```
     func send(event: Event<Value, Failure>)
+
+    /// Called once for each subscription made with this observer by
+    /// ``SignalConvertible/subscribe(_:)``, before the subscription starts, with the disposable that ends it
+    /// (RAC's `-didSubscribeWithDisposable:`). The default does nothing; an observer of your own can keep
+    /// the disposable, to end its subscriptions itself. Disposing it here means the observer receives
+    /// nothing from that subscription.
+    ///
+    /// ```swift
+    /// final class FirstOnly: ObserverProtocol {
+    ///     private var subscription: (any Disposable)?
+    ///     func didSubscribe(with subscription: any Disposable) { self.subscription = subscription }
+    ///     func send(event: Event<Int, Never>) {
+    ///         print(event)
+    ///         subscription?.dispose()   // one event is enough
+    ///     }
+    /// }
+    /// Signal(values: [1, 2, 3]).subscribe(FirstOnly())   // prints next(1) only
+    /// ```
+    func didSubscribe(with subscription: any Disposable)
+}
+
+extension ObserverProtocol {
+    /// Does nothing: observers that do not track their subscriptions need not implement
+    /// ``ObserverProtocol/didSubscribe(with:)``.
+    ///
+    /// ```swift
+    /// let relay = Subject<Int, Never>()
+    /// relay.didSubscribe(with: AnyDisposable())   // no effect
+    /// ```
+    @inlinable
+    public func didSubscribe(with subscription: any Disposable) {}
 }
 
 /// A subscriber that collects the subscriptions made with it (RAC's `didSubscribeWithDisposable:`):

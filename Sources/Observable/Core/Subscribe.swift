@@ -80,6 +80,7 @@ extension SignalConvertible {
     where O.Value == Value, O.Failure == Failure {
         guard let collector = observer as? any SubscriptionCollecting else {
             let lifetime = CompositeDisposable()
+            observer.didSubscribe(with: lifetime)
             signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
             return lifetime
         }
@@ -87,6 +88,7 @@ extension SignalConvertible {
         // A terminated subscriber disposes it at once; the recipe still runs (as in RAC 2.5), its
         // cleanup runs at once, and nothing it sends arrives.
         collector.collect(lifetime)
+        observer.didSubscribe(with: lifetime)
         signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
         return lifetime
     }

@@ -6,7 +6,8 @@ extension SignalConvertible where Value: Sendable {
     /// events keep their order, also across different signals delivered on the same scheduler (what one
     /// signal sends before another arrives before it). Disposal is immediate: once `dispose()` returns,
     /// nothing more is delivered, and the pending deliveries are cancelled. Requires `Value: Sendable`,
-    /// since values cross threads.
+    /// since values cross threads (`@MainActor` classes are `Sendable`); to build a value that is not
+    /// `Sendable` in the background and deliver it, use ``Signal/start(on:deliveringOn:_:)``.
     ///
     /// ```swift
     /// final class Table { func show(_ rows: [String]) {} }

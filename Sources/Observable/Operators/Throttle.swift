@@ -25,7 +25,7 @@ extension SignalConvertible where Value: Sendable {
     /// Marble (window of three dashes), `latest: true`: `-123-------4-|` → `-1--3------4-|`;
     /// `latest: false`: `-123-------4-|` → `-1--2------4-|`
     @inlinable
-    public func throttle<S: Scheduler>(_ interval: Duration, latest: Bool = false, on scheduler: S)
+    public func throttle<S: Scheduler>(_ interval: Duration, latest: Bool, on scheduler: S)
         -> Signal<Value, Failure>
     {
         let upstream = signal

@@ -91,7 +91,7 @@ struct DelayState<Value, Failure: Error> {
     }
 }
 
-/// What a ``SignalConvertible/timeout(after:raising:on:)`` subscription reacts to.
+/// What a ``SignalConvertible/timeout(after:raising:on:)->Signal<Self.Value,Self.Failure>`` subscription reacts to.
 @usableFromInline
 enum TimeoutInput<Value, Failure: Error> {
     case upstream(Event<Value, Failure>)

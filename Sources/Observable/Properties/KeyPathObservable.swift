@@ -144,8 +144,9 @@ extension KeyPathObservable {
     /// Completes when this object deinitializes; sends no value (RAC's `rac_willDeallocSignal`).
     ///
     /// Tether sees the deinitialization through storage the object owns: the observer storage of one of
-    /// its `@Observed` properties (any one; `@Observed private var lifetime = ()` is enough). A class
-    /// with no `@Observed` property cannot be watched: its `deallocated` never completes, and an
+    /// its `@Observed` properties (any one), or a stored ``DeallocationToken``
+    /// (`let deallocationToken = DeallocationToken()`, for a class with no `@Observed` property). A class
+    /// with neither cannot be watched: its `deallocated` never completes, and an
     /// ``ObservationWarning`` (`.noLifetimeStorage`) is reported. Subscribing after the object is gone
     /// completes at once. The completion is sent on the thread that releases the object, during its
     /// deinitialization. Subscribe on the object's isolation.

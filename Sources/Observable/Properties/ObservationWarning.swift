@@ -122,8 +122,8 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
         report(
             .noLifetimeStorage, subject: subject,
             message: "\(subject) owns no storage through which Tether can see it deinitialize "
-                + "(give it at least one @Observed property — `@Observed private var lifetime = ()` "
-                + "is enough — or use the @Observable macro): `deallocated` will not complete, and "
+                + "(store `let deallocationToken = DeallocationToken()` in it, or give it an @Observed "
+                + "property, or use the @Observable macro): `deallocated` will not complete, and "
                 + "key-path observations of it complete on the next change after it is gone.")
     }
 }

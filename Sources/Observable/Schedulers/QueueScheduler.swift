@@ -15,6 +15,7 @@ import Dispatch
 /// terminal or GTK program's event loop does. XCTest drains it during `wait(for:timeout:)`. Without
 /// that, work scheduled on `.main` never runs. Use ``isCurrent`` — not `Thread.isMainThread`, which is
 /// `false` on the main queue after `dispatchMain()` — to ask whether code runs on a scheduler's queue.
+/// Inside a scheduler's work, ``currentScheduler`` is that scheduler.
 public final class QueueScheduler: Scheduler {
     /// A queue priority, as RAC's `RACSchedulerPriority`.
     ///
@@ -123,7 +124,7 @@ public final class QueueScheduler: Scheduler {
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         let cancel = AnyDisposable()
         queue.async {
-            if !cancel.isDisposed { action() }
+            if !cancel.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
         }
         return cancel
     }
@@ -138,7 +139,7 @@ public final class QueueScheduler: Scheduler {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let cancel = AnyDisposable()
         queue.asyncAfter(deadline: deadline(after: delay)) {
-            if !cancel.isDisposed { action() }
+            if !cancel.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
         }
         return cancel
     }
@@ -159,7 +160,7 @@ public final class QueueScheduler: Scheduler {
         let source = UncheckedSendable(timer)
         let cancel = AnyDisposable { source.value.cancel() }
         timer.setEventHandler {
-            if !cancel.isDisposed { action() }
+            if !cancel.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
         }
         let nanoseconds = max(interval.clampedNanoseconds, 1)
         timer.schedule(

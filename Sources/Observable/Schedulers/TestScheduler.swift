@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Nothing runs until the test advances the clock. Due work runs in (time, scheduling order) order,
 /// on the thread that advances, with no lock held while it runs — so scheduled work may schedule
-/// more work, which runs in the same advance if it is due.
+/// more work, which runs in the same advance if it is due. While it runs, ``currentScheduler`` is this
+/// scheduler.
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
@@ -150,7 +151,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func run(_ item: ScheduledAction, _ action: @Sendable () -> Void) {
-        if !item.isDisposed { action() }
+        if !item.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
         guard let interval = item.interval else { return }
         let released = lock.withLock { () -> (@Sendable () -> Void)? in
             // Checked under the lock: a `dispose()` that set the flag after this check finds the item

@@ -43,7 +43,7 @@ final class ThrottleTests: ResourceCheckedTestCase {
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
         let log = VirtualTimeLog<Int, Never>(scheduler)
-        subject.throttle(.seconds(1), on: scheduler).record(into: log)
+        subject.throttle(.seconds(1), latest: false, on: scheduler).record(into: log)
         subject.send(1)
         XCTAssertEqual(scheduler.pendingCount, 1)
         scheduler.advance(by: .seconds(1))
@@ -72,7 +72,7 @@ final class ThrottleTests: ResourceCheckedTestCase {
         let scheduler = TestScheduler()
         let subject = Subject<Int, Never>()
         let log = VirtualTimeLog<Int, Never>(scheduler)
-        subject.throttle(.seconds(1), on: scheduler).record(into: log)
+        subject.throttle(.seconds(1), latest: false, on: scheduler).record(into: log)
         subject.send(1)
         scheduler.advance(by: .milliseconds(300))
         subject.sendCompleted()
@@ -84,7 +84,7 @@ final class ThrottleTests: ResourceCheckedTestCase {
         let scheduler = TestScheduler()
         let subject = Subject<Int, TestError>()
         let log = VirtualTimeLog<Int, TestError>(scheduler)
-        subject.throttle(.seconds(1), on: scheduler).record(into: log)
+        subject.throttle(.seconds(1), latest: false, on: scheduler).record(into: log)
         subject.send(1)
         subject.send(2)
         scheduler.advance(by: .milliseconds(100))
@@ -99,7 +99,7 @@ final class ThrottleTests: ResourceCheckedTestCase {
         let scheduler = TestScheduler()
         let probe = ProbeSource<Int, Never>()
         let log = VirtualTimeLog<Int, Never>(scheduler)
-        let subscription = probe.signal.throttle(.seconds(1), on: scheduler).record(into: log)
+        let subscription = probe.signal.throttle(.seconds(1), latest: false, on: scheduler).record(into: log)
         probe.send(1)
         probe.send(2)
         XCTAssertEqual(scheduler.pendingCount, 1)
@@ -118,7 +118,9 @@ final class ThrottleTests: ResourceCheckedTestCase {
         do {
             let tracked = Tracked()
             weakTracked = tracked
-            subscription = subject.throttle(.seconds(1), on: scheduler).subscribe(next: { _ in _ = tracked })
+            subscription = subject.throttle(.seconds(1), latest: false, on: scheduler).subscribe(next: { _ in
+                _ = tracked
+            })
         }
         subject.send(1)
         subject.send(2)

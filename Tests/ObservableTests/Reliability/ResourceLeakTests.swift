@@ -21,7 +21,7 @@ final class ResourceLeakTests: ResourceCheckedTestCase {
             ("distinctUntilChanged", { $0.distinctUntilChanged() }),
             ("take(while:)", { $0.take(while: { $0 < 10 }) }),
             ("debounce", { $0.debounce(.seconds(1), on: scheduler) }),
-            ("throttle", { $0.throttle(.seconds(1), on: scheduler) }),
+            ("throttle", { $0.throttle(.seconds(1), latest: false, on: scheduler) }),
             ("throttle(latest:)", { $0.throttle(.seconds(1), latest: true, on: scheduler) }),
             ("delay", { $0.delay(.seconds(1), on: scheduler) }),
             ("timeout", { $0.timeout(after: .seconds(5), raising: TestError(), on: scheduler) }),

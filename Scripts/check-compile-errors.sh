@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Checks that the RAC spellings Tether deliberately refuses fail to compile, with a message that names
+# the Tether spelling. Each Tests/CompileChecks/*.swift file starts with one or more lines
+#   // expect-error: TEXT
+# and must fail to type-check (Swift 6 mode, against the debug-built modules) with every TEXT in the
+# compiler's output. Pass files to check only those.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Scripts/lib/common.sh
+
+modules=$(tether_build_modules)
+read -ra map_flags <<<"$(tether_module_map_flags "$modules")"
+files=("$@")
+if [ ${#files[@]} -eq 0 ]; then files=(Tests/CompileChecks/*.swift); fi
+
+failed=0
+for file in "${files[@]}"; do
+    expectations=$(sed -n 's|^// expect-error: ||p' "$file")
+    if [ -z "$expectations" ]; then
+        echo "FAIL  $file: no '// expect-error:' line"
+        failed=1
+        continue
+    fi
+    if output=$(swiftc -typecheck -swift-version 6 -I "$modules" ${map_flags[@]+"${map_flags[@]}"} "$file" 2>&1); then
+        echo "FAIL  $file compiles; it must not"
+        failed=1
+        continue
+    fi
+    missing=0
+    while IFS= read -r expected; do
+        if ! grep -qF -- "$expected" <<<"$output"; then
+            echo "FAIL  $file: no error containing: $expected"
+            missing=1
+        fi
+    done <<<"$expectations"
+    if [ $missing -ne 0 ]; then
+        echo "$output"
+        failed=1
+    else
+        echo "ok    $file"
+    fi
+done
+echo "check-compile-errors: ${#files[@]} files ($(tether_elapsed))"
+exit $failed
