@@ -165,11 +165,12 @@ public struct BindingSlot<Target: BindingTarget, Value> {
 func startBinding<Target: AnyObject, Value>(
     _ target: Target,
     _ source: Signal<Value, Never>,
+    ends: Signal<Void, Never>? = nil,
     apply: @escaping (Target, Value) -> Void
 ) -> any Disposable {
     let binding = CompositeDisposable()
     weak let weakTarget = target
-    if let ends = deallocationSignal(of: target) {
+    if let ends = ends ?? deallocationSignal(of: target) {
         binding.add(ends.subscribe(completed: { binding.dispose() }))
     }
     if binding.isDisposed { return binding }
@@ -186,9 +187,14 @@ func startBinding<Target: AnyObject, Value>(
     return binding
 }
 
-/// The signal that completes when `target` is deallocated, for targets that have one.
+/// The signal that completes when `target` is deallocated, for targets that have one: a
+/// ``KeyPathObservable`` object, or an `@Observable` one (Swift's Observation framework).
 func deallocationSignal(of target: AnyObject) -> Signal<Void, Never>? {
-    (target as? any KeyPathObservable)?.deallocated
+    if let observable = target as? any KeyPathObservable { return observable.deallocated }
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        return observableLifetimeSignal(of: target)
+    }
+    return nil
 }
 
 func disposedDisposable() -> any Disposable {

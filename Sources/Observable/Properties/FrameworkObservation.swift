@@ -64,7 +64,7 @@
             observation.mailbox = mailbox
             let registrar = ObservationRegistrarLookup.registrar(of: root)
             let erased: any FrameworkObservationCallbacks = observation
-            lifetime.add(AnyDisposable { erased.close() })
+            lifetime.add(AnyDisposable { erased.cancel() })
 
             let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
             guard tracked else {
@@ -135,7 +135,7 @@
         }
 
         /// The subscription ended: make every registration of it fire and remove itself.
-        func close() {
+        func cancel() {
             lock.withLock { closed = true }
             guard let root, let registrar = ObservationRegistrarLookup.registrar(of: root) else { return }
             registrar.willSet(root, keyPath: key)
@@ -147,6 +147,5 @@
     /// the callbacks capture no generic metatype).
     protocol FrameworkObservationCallbacks: FrameworkObservationEnding {
         func changed(_ tracking: ObservationTracking, generation: Int)
-        func close()
     }
 #endif

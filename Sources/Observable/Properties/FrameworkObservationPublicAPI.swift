@@ -59,7 +59,7 @@
             observation.mailbox = mailbox
             let registrar = ObservationRegistrarLookup.registrar(of: root)
             let erased: any FrameworkObservationCallbacks = observation
-            lifetime.add(AnyDisposable { erased.close() })
+            lifetime.add(AnyDisposable { erased.cancel() })
 
             let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
             guard tracked else {
@@ -124,7 +124,7 @@
         }
 
         /// The subscription ended: make every registration of it fire and remove itself.
-        func close() {
+        func cancel() {
             lock.withLock { closed = true }
             guard let root, let registrar = ObservationRegistrarLookup.registrar(of: root) else { return }
             registrar.willSet(root, keyPath: key)
@@ -136,6 +136,5 @@
     protocol FrameworkObservationCallbacks: FrameworkObservationEnding {
         func willChange(generation: Int)
         func reevaluate()
-        func close()
     }
 #endif

@@ -90,7 +90,7 @@ enum ObservationSubscriptionID {
 /// (and `ended` does not run). Public API only.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 enum ObservableLifetimeWatch {
-    static func watch<Root: AnyObject & Observation.Observable>(
+    static func watch<Root: Observation.Observable>(
         _ root: Root, registrar: ObservationRegistrar, key: KeyPath<Root, Void>,
         ended: @escaping @Sendable () -> Void
     ) {
@@ -112,6 +112,8 @@ enum ObservableLifetimeWatch {
 protocol FrameworkObservationEnding: AnyObject, Sendable {
     /// Completes the subscription.
     func end()
+    /// The subscription was disposed: removes its registrations from the object.
+    func cancel()
 }
 
 /// Whether a lifetime watch fired (the subscription was disposed) rather than being released.
@@ -135,17 +137,63 @@ final class LifetimeToken: Sendable {
 
 /// Finds the registrar the `@Observable` macro stores in each object (`_$observationRegistrar`).
 ///
-/// The copy `Mirror` returns shares the registrar's state; it must not be kept (holding it would keep
-/// that state alive past the object's deinit).
+/// The copy it returns shares the registrar's state; it must not be kept (holding it would keep that
+/// state alive past the object's deinit, which is how Tether sees the deinit).
+///
+/// Where the registrar is (which class of the hierarchy, which stored property) is found once per
+/// class, by enumerating the object's `Mirror`, and cached. Later lookups reflect only that one
+/// property: enumerating every child would copy (read) every stored property of the object, which
+/// races with a thread setting one of them — a lookup happens when a subscription is disposed, on
+/// whichever thread disposes it.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 enum ObservationRegistrarLookup {
+    /// Where a class keeps its registrar: how many superclass steps up, and which child there.
+    struct Location: Sendable {
+        let depth: Int
+        let index: Int
+    }
+
+    /// The locations found so far, by class.
+    private final class Cache: @unchecked Sendable {
+        // Safety: `locations` is only accessed under `lock`.
+        let lock = Lock()
+        var locations: [ObjectIdentifier: Location?] = [:]
+    }
+
+    private static let cache = Cache()
+
     static func registrar(of object: AnyObject) -> ObservationRegistrar? {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        let cached = cache.lock.withLock { cache.locations[type] }
+        let location: Location?
+        if let cached {
+            location = cached
+        } else {
+            location = find(in: object)
+            cache.lock.withLock { cache.locations[type] = .some(location) }
+        }
+        guard let location else { return nil }
+        var mirror = Mirror(reflecting: object)
+        for _ in 0..<location.depth {
+            guard let superclass = mirror.superclassMirror else { return nil }
+            mirror = superclass
+        }
+        let children = mirror.children
+        guard location.index < children.count else { return nil }
+        let child = children[children.index(children.startIndex, offsetBy: location.index)]
+        return child.value as? ObservationRegistrar
+    }
+
+    private static func find(in object: AnyObject) -> Location? {
         var mirror: Mirror? = Mirror(reflecting: object)
+        var depth = 0
         while let current = mirror {
-            for child in current.children where child.label == "_$observationRegistrar" {
-                if let registrar = child.value as? ObservationRegistrar { return registrar }
+            for (index, child) in current.children.enumerated()
+            where child.label == "_$observationRegistrar" && child.value is ObservationRegistrar {
+                return Location(depth: depth, index: index)
             }
             mirror = current.superclassMirror
+            depth += 1
         }
         return nil
     }
