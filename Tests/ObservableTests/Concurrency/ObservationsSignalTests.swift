@@ -23,17 +23,23 @@ private func waitUntilTrue(file: StaticString = #filePath, line: UInt = #line, _
 /// `@Observable` model can hold.
 final class ObservationsSignalTests: ResourceCheckedTestCase {
     @MainActor
-    func testObservationsSequenceBecomesASignalAndDisposingCancelsTheIteration() async {
+    func testObservationsSequenceBecomesASignalAndDisposingReleasesTheSubscriptionAtOnce() async {
         let board = Scoreboard()
         let log = EventLog<Int, Never>()
         let start = ResourceCounter.total
-        let subscription = Signal(Observations { board.score }).record(into: log)
-        await waitUntilTrue { log.values == [0] }
-        board.score = 1
-        await waitUntilTrue { log.values == [0, 1] }
-        subscription.dispose()
-        // Disposal cancelled the task iterating the sequence: everything the subscription held goes.
-        assertResourcesReturn(to: start)
+        do {
+            let subscription = Signal(Observations { board.score }).record(into: log)
+            await waitUntilTrue { log.values == [0] }
+            board.score = 1
+            await waitUntilTrue { log.values == [0, 1] }
+            subscription.dispose()
+        }
+        // Disposal cancelled the task iterating the sequence, which ended and released everything the
+        // subscription held, with no further change of `score`. (Waiting without blocking the main
+        // actor, where the sequence evaluates.)
+        if ResourceCounter.isEnabled {
+            await waitUntilTrue { ResourceCounter.total == start }
+        }
         board.score = 2
         await Task.yield()
         XCTAssertEqual(log.values, [0, 1])

@@ -38,7 +38,7 @@ private func waitForTitle(_ expected: String, of model: MainActorTitleModel) asy
     XCTAssertEqual(model.title, expected, "not set within 10 s")
 }
 
-final class BindObservableTests: ResourceCheckedTestCase {
+final class BindObservationFrameworkTests: ResourceCheckedTestCase {
     func testBindSetsTheObservablePropertyToEveryValue() {
         let mixer = Mixer()
         let levels = Subject<Int, Never>()
