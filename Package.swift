@@ -7,16 +7,26 @@ let package = Package(
         .library(name: "Observable", targets: ["Observable"]),
         .library(name: "Bridges", targets: ["Bridges"]),
         .library(name: "Binding", targets: ["Binding"]),
+        .library(name: "TetherTesting", targets: ["TetherTesting"]),
+        // The demos' view models (login form, live search), shared by tether-demo and TetherGtk's demo.
+        .library(name: "TetherDemoModels", targets: ["TetherDemoModels"]),
     ],
     targets: [
-        .target(name: "Observable"),
+        .target(name: "TetherShims"),
+        .target(name: "Observable", dependencies: ["TetherShims"]),
         .target(name: "Bridges", dependencies: ["Observable"]),
         .target(name: "Binding", dependencies: ["Observable"]),
-        .executableTarget(name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/TetherDemo"),
-        .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
-        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable"]),
-        .testTarget(name: "DemoTests", dependencies: ["tether-demo"], path: "Tests/DemoTests"),
+        .target(name: "TetherTesting", dependencies: ["Observable"]),
+        .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
+        .executableTarget(
+            name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
+            path: "Examples/TetherDemo"),
+        .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
+        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
+        .testTarget(
+            name: "DemoTests", dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting"],
+            path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]
 )

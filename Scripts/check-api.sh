@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that the public API of Observable, Bridges and Binding matches the committed api/<Module>.txt.
+# Checks that the public API of Observable, Bridges, Binding and TetherTesting matches the committed api/<Module>.txt.
 #
 #   Scripts/check-api.sh            fail (exit 1) with a diff when the public API changed
 #   Scripts/check-api.sh --update   rewrite api/<Module>.txt from the current code

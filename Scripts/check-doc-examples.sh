@@ -8,7 +8,8 @@
 #
 # How blocks are compiled: each Markdown file becomes one module (Swift 6 language mode) that imports
 # Foundation, Dispatch, XCTest, Observable, Bridges and Binding; so do the doc comments of each library
-# module's sources, batched into one module per library module (Observable, Bridges, Binding). Each
+# module's sources, batched into one module per library module (Observable, Bridges, Binding,
+# TetherTesting — whose examples import Testing and TetherTesting themselves). Each
 # block becomes the body of its own `func … async throws`, so it may use `await` and `try` and declare
 # local types (its `import` lines move to file scope). Errors and warnings (except "value never used")
 # fail the check; they point at the Markdown or Swift file and line of the example.
@@ -22,10 +23,16 @@
 # In Markdown, blocks fenced as anything but ```swift (```text, ```sh, a bare ```) are never compiled.
 # In doc comments a bare ``` fence is Swift (as DocC reads it) and is compiled; fence diagrams and
 # output as ```text.
-# Environment: TETHER_SCRATCH (build directory, default .build).
+# Environment: TETHER_SCRATCH (build directory, default .build). Another package's own check (TetherGtk's
+# TetherGtk/Scripts/check-doc-examples.sh) reuses this one with: TETHER_DOC_PACKAGE (its directory, where
+# README.md and Sources are read), TETHER_DOC_MODULES (its modules), TETHER_DOC_MODULES_DIR (their built
+# .swiftmodule directory: nothing is built here then), TETHER_DOC_IMPORTS (more imports for every block),
+# TETHER_DOC_SWIFTC_FLAGS (more compiler flags) and TETHER_DOC_ISOLATION=main-actor (a block without a
+# marker is @MainActor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
+if [ -n "${TETHER_DOC_PACKAGE:-}" ]; then cd "$TETHER_DOC_PACKAGE"; fi
 
 markdown_files=()
 swift_files=()
@@ -41,12 +48,13 @@ else
     while IFS= read -r file; do markdown_files+=("$file"); done < <(find Sources -path '*.docc/*' -name '*.md' | sort)
     while IFS= read -r file; do swift_files+=("$file"); done < <(find Sources -name '*.swift' | sort)
 fi
-doc_modules=("${TETHER_MODULES[@]}")
+read -ra doc_modules <<<"${TETHER_DOC_MODULES:-${TETHER_MODULES[*]}}"
+read -ra extra_swiftc_flags <<<"${TETHER_DOC_SWIFTC_FLAGS:-}"
 
 work="$TETHER_SCRATCH/tether-doc-examples"
 rm -rf "$work/src"
 mkdir -p "$work/src" "$work/obj"
-modules_dir=$(tether_build_modules)
+modules_dir=${TETHER_DOC_MODULES_DIR:-$(tether_build_modules)}
 
 # generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks compiled and
 # skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///` lines, with the
@@ -55,7 +63,7 @@ modules_dir=$(tether_build_modules)
 generate() {
     local output=$1 mode=$2
     shift 2
-    awk -v mode="$mode" '
+    awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" '
         function flush_marker() { marker = pending; pending = "" }
         function unterminated() {
             if (inside != 0) {
@@ -72,6 +80,8 @@ generate() {
             print "import Observable"
             print "import Bridges"
             print "import Binding"
+            n = split(extra_imports, extra, " ")
+            for (i = 1; i <= n; i++) print "import " extra[i]
             print ""
             inside = 0; count = 0; skipped = 0; pending = ""
         }
@@ -97,7 +107,8 @@ generate() {
             }
             inside = 1; count++
             if (marker != "top-level") {
-                printf "%sfunc example%d() async throws {\n", (marker == "main-actor" ? "@MainActor " : ""), count
+                main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
+                printf "%sfunc example%d() async throws {\n", (main_actor ? "@MainActor " : ""), count
             }
             printf "#sourceLocation(file: \"%s\", line: %d)\n", file, FNR + 1
             next
@@ -136,7 +147,8 @@ compile() {
     local log="$work/obj/$slug.log"
     if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
-        -I "$modules_dir" "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
+        -I "$modules_dir" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
+        "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
         # Warnings fail too (a Sendable or deprecation warning in an example is one a user would get),
         # except unused-value ones: examples often declare values to show them.
         if grep ': warning:' "$log" | grep -qv '\[#no-usage\]'; then

@@ -1,7 +1,7 @@
 # Shared by the scripts in Scripts/ (sourced, not run). Needs only the Swift toolchain and a POSIX shell.
 
 # The library's modules, in dependency order.
-TETHER_MODULES=(Observable Bridges Binding)
+TETHER_MODULES=(Observable Bridges Binding TetherTesting)
 
 # Where the scripts build: the normal `.build` by default, so they reuse what `swift build` made.
 TETHER_SCRATCH="${TETHER_SCRATCH:-.build}"

@@ -32,7 +32,7 @@ extension BindingTarget {
     }
 
     /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
-    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)``.
+    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)-(ReferenceWritableKeyPath<Self,Value>,_)``.
     ///
     /// ```swift
     /// final class ResultsView: BindingTarget { var rows: [String] = [] }

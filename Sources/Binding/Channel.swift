@@ -240,8 +240,8 @@ extension KeyPathObservable {
 }
 
 extension MutableProperty {
-    /// A channel terminal for this property: its values are ``MutableProperty/signal``, and values it
-    /// receives set ``MutableProperty/value``. Holds the property weakly; its channel completes when the
+    /// A channel terminal for this property: its values are the property's `signal`, and values it
+    /// receives set its `value`. Holds the property weakly; its channel completes when the
     /// property deinitializes. Both sides of a link may be set from any thread.
     ///
     /// ```swift

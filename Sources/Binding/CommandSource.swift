@@ -2,7 +2,7 @@ import Observable
 
 extension CommandSource {
     /// Drives this source with `command`: each trigger executes the command with the trigger's value,
-    /// and the command's `enabled` is written to ``isEnabled`` (its current value at once).
+    /// and the command's `enabled` is written to `isEnabled` (its current value at once).
     ///
     /// The binding holds the source weakly and the command strongly (as RAC's `rac_command` did); it
     /// ends when the source goes away (at the latest on the next `enabled` change), when `triggers`

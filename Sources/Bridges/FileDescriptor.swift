@@ -34,7 +34,9 @@ extension Signal where Value == Data, Failure == BridgeError {
     /// // 5 bytes
     /// // EOF
     /// ```
-    /// - Parameter maxLength: the largest chunk sent, in bytes (positive, else ``BridgeError/invalidArgument(_:)``).
+    /// - Parameters:
+    ///   - fileDescriptor: the descriptor to read; the signal does not close it.
+    ///   - maxLength: the largest chunk sent, in bytes (positive, else ``BridgeError/invalidArgument(_:)``).
     public static func bytes(from fileDescriptor: Int32, maxLength: Int = 65_536) -> Signal {
         Signal { observer in
             guard maxLength > 0 else {
@@ -62,7 +64,7 @@ extension Signal where Value == String, Failure == BridgeError {
     /// Lines end at `"\n"` (a `"\r\n"` ending is removed too); the last line is sent even without a
     /// trailing newline. Bytes are decoded as UTF-8 per line, so a character split across reads is decoded
     /// whole; invalid UTF-8 becomes U+FFFD, never a crash. Errors and resource handling are those of
-    /// ``bytes(from:maxLength:)``.
+    /// ``bytes(from:maxLength:)-(Int32,_)``.
     ///
     /// ```swift
     /// Signal.lines(from: STDIN_FILENO)

@@ -1,4 +1,5 @@
 import Binding
+import TetherTesting
 import XCTest
 
 private final class Screen: BindingTarget {

@@ -1,4 +1,5 @@
 import Binding
+import TetherTesting
 import XCTest
 
 /// A property with a change signal (current value first), counting how often it is set.

@@ -1,5 +1,6 @@
 import Binding
 import Bridges
+import TetherTesting
 import XCTest
 
 /// A control of some toolkit, with target-action through Bridges' registry.

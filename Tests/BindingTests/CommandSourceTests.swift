@@ -1,4 +1,5 @@
 import Binding
+import TetherTesting
 import XCTest
 
 /// A button of some UI toolkit.

@@ -1,6 +1,7 @@
 import Binding
 import Dispatch
 import Foundation
+import TetherTesting
 import XCTest
 
 private struct LoginFailure: Error, Equatable {

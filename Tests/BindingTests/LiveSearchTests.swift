@@ -1,4 +1,5 @@
 import Binding
+import TetherTesting
 import XCTest
 
 /// The RAC tutorials' "Twitter Instant" live search (RWSearchFormViewController) as a view model:

@@ -1,9 +1,13 @@
 import Binding
-import XCTest
+import Testing
+import TetherTesting
 
 // The RAC tutorials' login form: `LoginViewModel` with `enableLoginSignal` and `LoginCommand` (the MVVM
 // chapter), with the field colours and the failure label of the sign-in tutorial.
 // The Objective-C original is about 45 lines of `initialBind`; this is the same model in Swift.
+// These tests use Swift Testing and `expectMarbles` (the rest of the suite is XCTest): see the Testing
+// article. Swift Testing runs tests in parallel, so they have no `ResourceCheckedTestCase` leak check;
+// `theViewModelIsReleasedWithItsBindings` checks the release of the view model itself.
 
 private enum FieldColour { case clear, yellow }
 
@@ -47,8 +51,8 @@ private let flags: [Character: Bool] = ["t": true, "f": false]
 private let usernames: [Character: String] = ["a": "ann", "b": "anna"]
 private let passwords: [Character: String] = ["p": "pw", "q": "pass"]
 
-final class LoginViewModelTests: ResourceCheckedTestCase {
-    func testFieldColoursAndTheLoginButtonFollowTheForm() throws {
+@Suite struct LoginViewModelTests {
+    @Test func fieldColoursAndTheLoginButtonFollowTheForm() throws {
         let scheduler = TestScheduler()
         let viewModel = LoginViewModel(signIn: { _, _ in .never })
         viewModel.account[\.account] <~ (try scheduler.hot("-a--b----", values: usernames))
@@ -62,14 +66,13 @@ final class LoginViewModelTests: ResourceCheckedTestCase {
 
         // username:        -a--b----        ann, anna
         // password:        ---p---q-        pw, pass
-        XCTAssertEqual(usernameColour.marbles(values: colours), "yy--c")
-        XCTAssertEqual(passwordColour.marbles(values: colours), "y--y---c")
-        XCTAssertEqual(enabled.marbles(values: flags), "f------t")
-        XCTAssertEqual(button.marbles(values: flags), "f------t")
+        expectMarbles(usernameColour, "yy--c", values: colours)
+        expectMarbles(passwordColour, "y--y---c", values: colours)
+        expectMarbles(enabled, "f------t", values: flags)
+        expectMarbles(button, "f------t", values: flags)
     }
 
-    func testSigningInShowsTheSpinnerAndTheFailureUntilTheRetry() throws {
-        expectLiveSubscriptions("a hot marble diagram without a terminal event keeps itself alive while subscribed")
+    @Test func signingInShowsTheSpinnerAndTheFailureUntilTheRetry() throws {
         let scheduler = TestScheduler()
         let attempts = [
             try scheduler.cold("--f|", values: flags),  // wrong password
@@ -92,13 +95,13 @@ final class LoginViewModelTests: ResourceCheckedTestCase {
         // taps:            -x-x---x--       the second tap comes while signing in: the command ignores it
         // first sign-in:    --f|
         // second sign-in:          --t|
-        XCTAssertEqual(spinner.marbles(values: flags), "ft--f--t--f")
-        XCTAssertEqual(failureHidden.marbles(values: flags), "tt-f---t-t")
-        XCTAssertEqual(signIns, ["anna:pass", "anna:pass"])
-        XCTAssertTrue(button.isEnabled)
+        expectMarbles(spinner, "ft--f--t--f", values: flags)
+        expectMarbles(failureHidden, "tt-f---t-t", values: flags)
+        #expect(signIns == ["anna:pass", "anna:pass"])
+        #expect(button.isEnabled)
     }
 
-    func testTappingWithAnInvalidFormSignsInNowhere() throws {
+    @Test func tappingWithAnInvalidFormSignsInNowhere() throws {
         var signIns = 0
         let viewModel = LoginViewModel(signIn: { _, _ in
             signIns += 1
@@ -107,18 +110,18 @@ final class LoginViewModelTests: ResourceCheckedTestCase {
         viewModel.account.account = "ann"  // too short
         viewModel.account.pwd = "pass"
         let result = viewModel.loginCommand.execute(()).record()
-        XCTAssertEqual(result.failure, .disabled)
-        XCTAssertEqual(signIns, 0)
-        XCTAssertTrue(viewModel.failureHidden)
+        #expect(result.failure == .disabled)
+        #expect(signIns == 0)
+        #expect(viewModel.failureHidden)
     }
 
-    func testTheViewModelIsReleasedWithItsBindings() throws {
+    @Test func theViewModelIsReleasedWithItsBindings() throws {
         var viewModel: LoginViewModel? = LoginViewModel(signIn: { _, _ in Signal(value: true) })
         weak let weakViewModel = viewModel
         let enabled = viewModel!.loginCommand.enabled.record()
         viewModel!.account.account = "anna"
         viewModel = nil
-        XCTAssertNil(weakViewModel, "its bindings and its command do not keep it alive")
-        XCTAssertTrue(enabled.isCompleted, "the command's outputs complete with it")
+        #expect(weakViewModel == nil, "its bindings and its command do not keep it alive")
+        #expect(enabled.isCompleted, "the command's outputs complete with it")
     }
 }

@@ -1,4 +1,5 @@
 import Binding
+import TetherTesting
 import XCTest
 
 final class BindingModuleTests: ResourceCheckedTestCase {

@@ -1,4 +1,6 @@
 import Binding
+import Testing
+import TetherTesting
 import XCTest
 
 // The README's example, verbatim: if this stops compiling or passing, the README is wrong.
@@ -43,5 +45,23 @@ final class ReadmeExampleTests: ResourceCheckedTestCase {
         vm.form.username = "ann"
         vm.form.password = "secret"
         XCTAssertEqual(enabled, [false, false, false, true])
+    }
+}
+
+/// The README's view model tested with Swift Testing, as the "Testing on Virtual Time" article shows it.
+@Suite struct ReadmeExampleSwiftTestingTests {
+    @Test func signInEnablesWithValidInputAndShowsTheSpinnerWhileWaiting() throws {
+        let scheduler = TestScheduler()
+        let viewModel = LoginViewModel(service: { _, _ in Signal(value: true).delay(.seconds(2), on: scheduler) })
+        let enabled = viewModel.canSignIn.record(on: scheduler)
+        let spinner = viewModel.observe(\.isSigningIn).record(on: scheduler)
+        let flags: [Character: Bool] = ["t": true, "f": false]
+        viewModel.form[\.username] <~ (try scheduler.hot("-u", values: ["u": "ann"]))
+        viewModel.form[\.password] <~ (try scheduler.hot("--p", values: ["p": "secret"]))
+        scheduler.advance(by: .seconds(3))
+        viewModel.signIn.execute(())
+        scheduler.run()
+        expectMarbles(enabled, "fft", values: flags)  // valid once both fields are
+        expectMarbles(spinner, "f--t-f", values: flags)  // on at 3 s, off at 5 s
     }
 }

@@ -1,5 +1,6 @@
 import Bridges
 import Foundation
+import TetherTesting
 import XCTest
 
 // MARK: - The delegate pattern from Hook's documentation, tested.

@@ -1,4 +1,5 @@
 import Bridges
+import TetherTesting
 import XCTest
 
 final class BridgesModuleTests: ResourceCheckedTestCase {

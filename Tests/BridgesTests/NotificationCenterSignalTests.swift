@@ -1,6 +1,7 @@
 import Bridges
 import Dispatch
 import Foundation
+import TetherTesting
 import XCTest
 
 private let ping = Notification.Name("BridgesTests.ping")

@@ -1,4 +1,5 @@
 import Foundation
+import TetherTesting
 import XCTest
 
 @testable import Bridges

@@ -1,5 +1,6 @@
 import Bridges
 import Foundation
+import TetherTesting
 import XCTest
 
 private func shell(_ script: String) -> Process {

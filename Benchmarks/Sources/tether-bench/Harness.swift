@@ -108,6 +108,8 @@ struct Options {
     var filter: Set<String>? = nil
     /// Only these implementations (for profiling one of them); ratios need the reference.
     var implementations: Set<String>? = nil
+    /// Only rows whose label contains this text (for profiling one row of a workload).
+    var row: String? = nil
     var quick = false
     var repetitions: Int? = nil
     var jsonPath: String? = nil
@@ -130,6 +132,8 @@ struct Options {
                 options.filter = Set(value(argument).split(separator: ",").map { $0.uppercased() })
             case "--impl":
                 options.implementations = Set(value(argument).split(separator: ",").map(String.init))
+            case "--row":
+                options.row = value(argument)
             case "--no-memory":
                 options.measureMemory = false
             case "--json":
@@ -158,6 +162,7 @@ struct Options {
               --json FILE     also write every measurement as JSON
               --no-memory     skip the bytes-per-live-subscription measurement
               --impl A,B      run only these implementations (e.g. Tether, for a profiler)
+              --row TEXT      run only the rows whose label contains TEXT (e.g. "merge")
             """)
         exit(message == nil ? 0 : 64)
     }

@@ -211,8 +211,10 @@ do {
             ]))
 }
 
-let selected = rows.filter { options.includes($0.workload) }
-if selected.isEmpty { Options.usage("--filter matches no workload (W1 … W10)") }
+let selected = rows.filter { row in
+    options.includes(row.workload) && (options.row.map { row.label.contains($0) } ?? true)
+}
+if selected.isEmpty { Options.usage("--filter and --row match no row (workloads W1 … W10)") }
 print(
     "tether-bench: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
         + "\(runner.repetitions) repetitions\(options.quick ? " (quick)" : ""), ns per operation")

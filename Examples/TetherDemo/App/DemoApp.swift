@@ -1,5 +1,6 @@
 import Bridges
 import Observable
+import TetherDemoModels
 
 /// The demo's state and behaviour, independent of where keys come from and where frames go: the
 /// terminal runner and the script runner both drive it. Lives on the UI scheduler.

@@ -1,3 +1,5 @@
+import TetherDemoModels
+
 /// Which screen is showing. The login and search screens are always reachable (Tab moves through
 /// both); the welcome screen appears after a successful sign-in and gives way to the search.
 enum Screen: Equatable, Sendable {

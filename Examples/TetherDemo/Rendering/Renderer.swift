@@ -1,4 +1,5 @@
 import Foundation
+import TetherDemoModels
 
 /// Turns the app's state into a frame: a header with the screens, the active screen's body, and a
 /// status line. Pure: the same state gives the same frame, in a terminal and in a script.
@@ -17,6 +18,8 @@ enum Renderer {
         case .welcome(let user): body = welcomeBody(user)
         case .search: body = searchBody(app)
         }
+        // Prose breaks at word boundaries in a narrow terminal instead of being cut mid-word.
+        body = body.flatMap { $0.wrapped(to: size.columns) }
         let bodyRows = size.rows - 3
         if body.count > bodyRows { body = Array(body.prefix(bodyRows)) }
         var lines = [header(app), Line(String(repeating: "─", count: size.columns), .dim)]
@@ -102,6 +105,7 @@ enum Renderer {
             buttonLine.append(
                 form.spinnerFrame != nil ? " disabled while signing in" : " disabled until both fields are valid", .dim)
         }
+        buttonLine.wraps = false
         lines.append(buttonLine)
         lines.append(Line())
         if let frame = form.spinnerFrame {
@@ -137,6 +141,7 @@ enum Renderer {
         case .valid: line.append("✓ valid", .foreground(.green))
         case .invalid: line.append("✗ \(hint)", .foreground(.yellow))
         }
+        line.wraps = false
         return line
     }
 
@@ -164,8 +169,9 @@ enum Renderer {
             Line(),
             Line("  Live search", .bold)
                 + Line(" — the RAC tutorial's \"Twitter Instant\" over \(search.service.corpus.count) cities"),
-            Line("  The query goes filter(≥ 3 chars) → debounce(0.3 s) → flatMapLatest(search)", .dim),
-            Line("  → deliver(on: UI); each search takes 0.6 s on a background scheduler.", .dim),
+            Line("  The query goes debounce(0.3 s, while ≥ 3 chars) → flatMapLatest(search) → deliver(on: UI);", .dim),
+            Line(
+                "  each search takes 0.6 s on a background scheduler. A shorter query (Esc) clears the results.", .dim),
             Line(),
             field(
                 label: "Search", text: search.query, tint: panel.queryTint, focused: app.focus == .searchField,
@@ -192,7 +198,8 @@ enum Renderer {
             summary.append("  (stale: the field says \"\(search.query)\")", .dim)
         }
         lines.append(summary)
-        let room = max(app.size.rows - 3 - lines.count - 1, 0)
+        let rowsUsed = lines.reduce(0) { $0 + $1.wrapped(to: app.size.columns).count }
+        let room = max(app.size.rows - 3 - rowsUsed - 1, 0)
         let shown = results.matches.count > room ? max(room - 1, 0) : results.matches.count
         for match in results.matches.prefix(shown) {
             lines.append(highlight(match, query: results.query))

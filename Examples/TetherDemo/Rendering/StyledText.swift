@@ -39,6 +39,9 @@ struct Span: Hashable, Sendable {
 /// (CJK) character typed into a field may shift the rest of its row by one column.
 struct Line: Hashable, Sendable {
     var spans: [Span] = []
+    /// Whether the renderer may break this line at spaces when the terminal is narrower than it (prose:
+    /// yes; a form field or a button, whose columns mean something: no, it is cut instead).
+    var wraps = true
 
     init(_ spans: [Span] = []) {
         self.spans = spans
@@ -51,10 +54,57 @@ struct Line: Hashable, Sendable {
     var text: String { spans.map(\.text).joined() }
     var width: Int { spans.reduce(0) { $0 + $1.text.count } }
 
-    static func + (lhs: Line, rhs: Line) -> Line { Line(lhs.spans + rhs.spans) }
+    static func + (lhs: Line, rhs: Line) -> Line {
+        var line = Line(lhs.spans + rhs.spans)
+        line.wraps = lhs.wraps && rhs.wraps
+        return line
+    }
 
     mutating func append(_ text: String, _ style: Style = .plain) {
         spans.append(Span(text, style))
+    }
+
+    /// The line broken at spaces into lines of at most `width` columns, styles kept. Continuation lines
+    /// start with the original's indentation (its leading spaces), so wrapped text stays in its column;
+    /// the spaces at a break are dropped. A word longer than a whole line is cut (the only place a word
+    /// is split). A line that fits, or that does not ``wraps``, is returned as is.
+    func wrapped(to width: Int) -> [Line] {
+        guard wraps, width > 0, self.width > width else { return [self] }
+        let cells = spans.flatMap { span in span.text.map { (character: $0, style: span.style) } }
+        let indent = min(cells.prefix(while: { $0.character == " " }).count, width / 2)
+        var lines: [Line] = []
+        var start = 0
+        var room = width
+        var prefix: [(character: Character, style: Style)] = []
+        while start < cells.count {
+            var end = cells.count
+            if cells.count - start > room {
+                // The last space within reach (a space right after the room counts: the word fits).
+                let limit = start + room
+                var breakAt = limit
+                while breakAt > start, cells[breakAt].character != " " { breakAt -= 1 }
+                end = breakAt > start ? breakAt : limit
+            }
+            var row = prefix + cells[start..<end]
+            while row.count > prefix.count, row.last?.character == " " { row.removeLast() }
+            lines.append(Line(cells: row))
+            start = end
+            while start < cells.count, cells[start].character == " " { start += 1 }
+            prefix = Array(repeating: (character: " ", style: Style.plain), count: indent)
+            room = width - indent
+        }
+        return lines
+    }
+
+    /// A line from styled characters, neighbours of one style joined into one span.
+    private init(cells: [(character: Character, style: Style)]) {
+        for cell in cells {
+            if let last = spans.last, last.style == cell.style {
+                spans[spans.count - 1] = Span(last.text + String(cell.character), last.style)
+            } else {
+                spans.append(Span(String(cell.character), cell.style))
+            }
+        }
     }
 
     /// The line cut to `width` columns, or padded with spaces in `fill` style to exactly `width`

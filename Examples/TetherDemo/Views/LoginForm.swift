@@ -1,5 +1,6 @@
 import Binding
 import Observable
+import TetherDemoModels
 
 /// What the login screen shows besides the fields' text (which the view model holds): the state the
 /// bindings write. A plain class, bound like a `UIView` in the RAC tutorials.

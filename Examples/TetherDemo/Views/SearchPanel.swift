@@ -1,5 +1,6 @@
 import Binding
 import Observable
+import TetherDemoModels
 
 /// What the search screen shows besides the query text: the state the bindings write.
 final class SearchPanel: BindingTarget {

@@ -80,7 +80,9 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     @inlinable
     public func send(event: Event<Value, Failure>) {
         if closed.load(ordering: .relaxed) { return }
-        gate.submit(.event(event), bounded: true) { [unowned(unsafe) self] in self.perform($0) }
+        // Unretained in the closure: capturing `self` made every event retain and release the observer.
+        let observer = Unmanaged.passUnretained(self)
+        gate.submit(.event(event), bounded: true) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
     @inlinable
@@ -119,6 +121,6 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
         gate.waitForSoleSubscription()
-        gate.submitUrgent(.release) { [unowned(unsafe) self] in self.perform($0) }
+        gate.submitUrgent(.release) { self.perform($0) }
     }
 }

@@ -53,7 +53,9 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
-        submit(.input(input), bounded: true) { [unowned(unsafe) self] in self.perform($0) }
+        // Unretained in the closure: capturing `self` made every input retain and release the mailbox.
+        let mailbox = Unmanaged.passUnretained(self)
+        submit(.input(input), bounded: true) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
     @inlinable
@@ -80,7 +82,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     package func dispose() {
         if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForSoleSubscription()
-        submitUrgent(.release) { [unowned(unsafe) self] in self.perform($0) }
+        submitUrgent(.release) { self.perform($0) }
     }
 }
 

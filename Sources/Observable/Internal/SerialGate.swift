@@ -1,4 +1,5 @@
 import Synchronization
+import TetherShims
 
 /// Serializes operations submitted from any number of threads, without holding a lock while they run,
 /// and lets a disposer wait for exactly one subscription's callback.
@@ -34,12 +35,25 @@ import Synchronization
 /// thread, and then parks until that one callback returned. It never waits for another subscriber's
 /// callback, for the rest of a batch, or for a reentrant pump.
 ///
-/// Why a disposer can't miss a callback: the owner does `current = id` (sequentially consistent), then
-/// reads the subscription's disposed flag; the disposer sets the flag (sequentially consistent), then
-/// reads `current`. One of them sees the other's write (the store-buffer litmus test), so either the owner
-/// skips the callback or the disposer sees it running. Why a parked disposer is woken: it increments
-/// `disposers` before its final read of `current`; the owner reads `disposers` after every change of
-/// `current` that is followed by a full barrier (the next `enterCallback`, or the release of the gate).
+/// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
+/// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
+/// store-buffer litmus test, which needs a store-load fence on *both* sides — but a full fence per
+/// callback costs as much as a small callback itself (an `xchg` on x86: W2's fan-out rows paid 50–75 %
+/// for it). So the fence is asymmetric: the owner's half is only a compiler barrier
+/// (`tether_light_barrier`); the disposer's half, run only when it finds the gate owned by another
+/// thread, is a process-wide barrier (`tether_heavy_barrier`: `membarrier(2)`), after which every running
+/// thread has executed a full fence. If the owner's fence point came before its store of `current`, its
+/// later read of the flag sees the disposer's write (made before the heavy barrier); if it came after,
+/// the store is visible to the disposer's read of `current` (made after it). Either the owner skips the
+/// callback or the disposer sees it running. A disposer that finds the gate idle (`word` is 0) needs no
+/// barrier: every way of taking the gate is followed by a locked instruction (a compare-and-swap, or the
+/// lock's release) before the owner's first `current` store, so an owner the disposer did not see reads
+/// the flag after the disposer's write. Where no process-wide barrier exists (membarrier refused), the
+/// light barrier is a full fence, chosen once at load time.
+///
+/// Why a parked disposer is woken: it increments `disposers` before the heavy barrier and its final read
+/// of `current`; the owner reads `disposers` after every change of `current` that is followed by a
+/// barrier (the next `enterCallback`, or the release of the gate), by the same argument.
 ///
 /// Why disposal can't deadlock: a disposer waits only while `current` names its subscription, i.e. for a
 /// callback of the very subscription it disposes. For the wait to block forever, that callback would have
@@ -125,7 +139,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             return true
         }
         if word == 0,
-            self.word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+            self.word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
         {
             perform(op)
             release(me, perform: perform, handOff: handOff)
@@ -358,7 +372,10 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// ``waitForCallback(_:skipped:)``).
     @inlinable
     package final func enterCallback(_ id: UInt) {
-        current.store(id, ordering: .sequentiallyConsistent)
+        // A plain store and a compiler barrier, not a fence: a disposer that finds the gate owned runs the
+        // heavy half of the pair (see "Disposal" in the type's notes).
+        current.store(id, ordering: .releasing)
+        tether_light_barrier()
         if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
     }
 
@@ -426,7 +443,6 @@ package class SerialGate<Op>: @unchecked Sendable {
     package final func waitForCallback(_ id: UInt, skipped: borrowing Atomic<Bool>) {
         let owner = word.load(ordering: .sequentiallyConsistent) & ~1
         if owner == 0 || owner == currentThreadID { return }
-        if current.load(ordering: .sequentiallyConsistent) != id { return }
         waitForCallbackSlow(id, skipped: skipped)
     }
 
@@ -434,6 +450,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     final func waitForCallbackSlow(_ id: UInt, skipped: borrowing Atomic<Bool>) {
         disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { disposers.wrappingSubtract(1, ordering: .releasing) }
+        // The heavy half of the owner's `enterCallback` barrier: after it, either the owner has seen this
+        // subscription's disposed flag (and `disposers`), or this thread sees the owner's `current`.
+        tether_heavy_barrier()
         let owner = word.load(ordering: .sequentiallyConsistent) & ~1
         guard owner != 0, current.load(ordering: .sequentiallyConsistent) == id else { return }
         let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)

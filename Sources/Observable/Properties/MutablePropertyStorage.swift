@@ -79,16 +79,21 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 // modifier's place, so it passes the wake on to the next writer parked behind it.
                 ParkingLot.unparkOne(writersAddress)
             }
+            // The closures reach `self` through an unretained reference: capturing `self` made every set
+            // retain and release the storage (two atomic operations on a line all writers share).
+            let storage = Unmanaged.passUnretained(self)
             submitInOrder(bounded: true) {
-                // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
-                modifying = modifier.load(ordering: .relaxed) != 0
-                if modifying { return nil }
-                // The old value is released after the lock (its deinit is user code).
-                oldValue = value
-                value = newValue
-                return .set(newValue)
-            } perform: { [unowned(unsafe) self] in
-                self.perform($0)
+                storage._withUnsafeGuaranteedRef { storage in
+                    // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
+                    modifying = storage.modifier.load(ordering: .relaxed) != 0
+                    if modifying { return nil }
+                    // The old value is released after the lock (its deinit is user code).
+                    oldValue = storage.value
+                    storage.value = newValue
+                    return .set(newValue)
+                }
+            } perform: { operation in
+                storage._withUnsafeGuaranteedRef { $0.perform(operation) }
             }
         } while modifying
         withExtendedLifetime(oldValue) {}
@@ -119,7 +124,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                     ParkingLot.unparkOne(writersAddress)
                 }
                 return .set(copy)
-            } perform: { [unowned(unsafe) self] in
+            } perform: {
                 self.perform($0)
             }
             withExtendedLifetime(oldValue) {}
@@ -208,7 +213,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 return nil
             }
             return .add(entry, initial: value)
-        } perform: { [unowned(unsafe) self] in
+        } perform: {
             self.perform($0)
         }
         if let initial {
@@ -225,7 +230,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         waitForCallback(entry.id, skipped: entry.skipped)
         submitInOrder(handOff: true) {
             .remove(entry)
-        } perform: { [unowned(unsafe) self] in
+        } perform: {
             self.perform($0)
         }
     }
@@ -236,7 +241,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         submitInOrder {
             finished = true
             return .finish
-        } perform: { [unowned(unsafe) self] in
+        } perform: {
             self.perform($0)
         }
     }

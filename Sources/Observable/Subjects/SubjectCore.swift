@@ -79,14 +79,16 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// subscribers (they wait while the backlog is full), not for bookkeeping.
     @inlinable
     func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
+        // Unretained in the closures: capturing `self` made every send retain and release the core.
+        let core = Unmanaged.passUnretained(self)
         if isOrdered {
             submitInOrder(bounded: bounded, handOff: handOff) {
-                self.noteOrdered(op)
-            } perform: { [unowned(unsafe) self] in
-                self.perform($0)
+                core._withUnsafeGuaranteedRef { $0.noteOrdered(op) }
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
             }
         } else {
-            submit(op, bounded: bounded, handOff: handOff) { [unowned(unsafe) self] in self.perform($0) }
+            submit(op, bounded: bounded, handOff: handOff) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
         }
     }
 
@@ -145,11 +147,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if isOrdered {
             submitInOrder(handOff: true) {
                 self.noteOrdered(.remove(entry))
-            } perform: { [unowned(unsafe) self] in
+            } perform: {
                 self.perform($0)
             }
         } else {
-            submitUrgent(.remove(entry)) { [unowned(unsafe) self] in self.perform($0) }
+            submitUrgent(.remove(entry)) { self.perform($0) }
         }
     }
 

@@ -2,6 +2,7 @@ import Binding
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// A binding target that can be told to let go of itself while a value is being set.

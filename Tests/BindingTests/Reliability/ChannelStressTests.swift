@@ -2,6 +2,7 @@ import Binding
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// A value without `==`: the channel can only count echoes.

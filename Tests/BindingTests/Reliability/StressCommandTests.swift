@@ -2,6 +2,7 @@ import Binding
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Stress: `Command` executions from several threads; bindings whose targets die while threads send.
@@ -155,18 +156,18 @@ final class StressCommandTests: ResourceCheckedTestCase {
             Self.work(input, gauge: gauge, failOdd: false)
         }
         let monitors = Locked<[GrammarMonitor<Int>]>([])
-        let stop = StressFlag()
+        let stop = Flag()
         runThreads(9) { thread in
             if thread == 8 {
                 for _ in 0..<StressScale.scaled(200) {
                     command.cancel()
                     spin(5_000)
                 }
-                stop.set()
+                stop.raise()
                 return
             }
             var attempt = 0
-            while !stop.isSet {
+            while !stop.isRaised {
                 let monitor = GrammarMonitor<Int>()
                 _ = monitor.subscribe(to: command.execute(attempt).catch { _ in Signal<Int, Never>.empty })
                 monitors.mutate { $0.append(monitor) }

@@ -2,6 +2,7 @@ import Bridges
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// A control that can be shared between threads (its registry is thread-safe).

@@ -1,6 +1,7 @@
 import Bridges
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Bridges
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Leak checks for the bridges: what a subscription holds is freed when it ends, even when nobody

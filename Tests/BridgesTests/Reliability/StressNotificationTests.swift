@@ -2,6 +2,7 @@ import Bridges
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 private let stressName = Notification.Name("BridgesTests.Reliability.stress")
@@ -72,7 +73,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
         // On Linux, removing a token twice can unregister a later, unrelated observer.
         let center = NotificationCenter()
         for round in 0..<StressScale.scaled(200) {
-            let subscription = ReliabilityBox(center.signal(for: stressName).subscribe(next: { _ in }))
+            let subscription = UncheckedBox(center.signal(for: stressName).subscribe(next: { _ in }))
             let bystanders = (0..<3).map { _ in GrammarMonitor<Notification>() }
             let bystanderSubscriptions = bystanders.map { $0.subscribe(to: center.signal(for: stressName)) }
             runThreads(8) { _ in subscription.value.dispose() }
@@ -93,7 +94,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
         for round in 0..<StressScale.scaled(300) {
             let holder = SenderHolder()
             let monitor = GrammarMonitor<Notification>()
-            let subscription = ReliabilityBox(
+            let subscription = UncheckedBox(
                 monitor.subscribe(to: center.signal(for: stressName, object: holder.sender!)))
             let bystander = GrammarMonitor<Notification>()
             let bystanderSubscription = bystander.subscribe(to: center.signal(for: stressName))
@@ -144,13 +145,13 @@ final class StressNotificationTests: ResourceCheckedTestCase {
     func testNoNotificationArrivesAfterDisposeReturnsWhileEightThreadsPost() {
         // Foundation snapshots its observers and can run a removed block late: the bridge must drop it.
         let center = NotificationCenter()
-        let stop = StressFlag()
+        let stop = Flag()
         let problems = ProblemLog()
         let rounds = StressScale.scaled(400)
         runThreads(9) { index in
             if index < 8 {
                 let sender = TrapSender()
-                while !stop.isSet {
+                while !stop.isRaised {
                     center.post(name: stressName, object: index % 2 == 0 ? nil : sender)
                 }
                 return
@@ -166,7 +167,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
                     problems.add("round \(round): after dispose \(monitor.eventsAfterDispose)")
                 }
             }
-            stop.set()
+            stop.raise()
         }
         XCTAssertEqual(problems.entries, [])
     }

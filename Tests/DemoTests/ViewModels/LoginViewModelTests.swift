@@ -2,7 +2,7 @@ import Binding
 import Observable
 import XCTest
 
-@testable import tether_demo
+import TetherDemoModels
 
 final class LoginViewModelTests: XCTestCase {
     private let clock = TestScheduler()

@@ -1,7 +1,7 @@
 import Observable
 import XCTest
 
-@testable import tether_demo
+import TetherDemoModels
 
 final class SearchViewModelTests: XCTestCase {
     private let clock = TestScheduler()

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class AsyncSignalTests: XCTestCase {
@@ -55,7 +56,7 @@ final class AsyncSignalTests: XCTestCase {
     }
 
     func testBreakingOutOfTheLoopDisposesTheSubscription() async {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let source = Signal.merge([Signal(values: [1, 2, 3]), probe.signal])
         var received: [Int] = []
         for await value in source.values {
@@ -68,7 +69,7 @@ final class AsyncSignalTests: XCTestCase {
     }
 
     func testDroppingTheIteratorDisposesTheSubscriptionAndReleasesItsResources() async {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         weak var weakTracked: Tracked?
         do {
             let tracked = Tracked()
@@ -147,10 +148,10 @@ final class AsyncSignalTests: XCTestCase {
         for round in 0..<30 {
             let subject = Subject<Int, Never>()
             let box = UncheckedBox(subject.values)
-            let stop = StressFlag()
+            let stop = Flag()
             let producer = Thread {
                 var value = 0
-                while !stop.isSet {
+                while !stop.isRaised {
                     subject.send(value)
                     value += 1
                 }
@@ -165,7 +166,7 @@ final class AsyncSignalTests: XCTestCase {
             usleep(UInt32(round % 20) * 5)
             consumer.cancel()
             let timedOut = returned.wait(timeout: .now() + 30) == .timedOut
-            stop.set()
+            stop.raise()
             if timedOut {
                 XCTFail("the cancelled consumer did not return within 30 s: deadlock (round \(round))")
                 return
@@ -174,7 +175,7 @@ final class AsyncSignalTests: XCTestCase {
     }
 
     func testAlreadyCancelledTaskGetsNilAtOnceAndDisposes() async {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var iterator = probe.signal.values.makeAsyncIterator()
@@ -187,7 +188,7 @@ final class AsyncSignalTests: XCTestCase {
     }
 
     func testEachIteratorIsItsOwnSubscription() async {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let sequence = probe.signal.values
         var first = sequence.makeAsyncIterator()
         var second = sequence.makeAsyncIterator()
@@ -263,7 +264,7 @@ final class AsyncSignalTests: XCTestCase {
         let threads = 4
         let perThread = 2_000
         let producer = Thread {
-            runConcurrently(threads) { thread in
+            runThreads(threads) { thread in
                 for index in 0..<perThread { subject.send(thread * perThread + index) }
             }
             subject.sendCompleted()

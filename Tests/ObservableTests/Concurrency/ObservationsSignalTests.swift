@@ -2,6 +2,7 @@ import Foundation
 import Observable
 import Observation
 import Synchronization
+import TetherTesting
 import XCTest
 
 @MainActor @Observation.Observable

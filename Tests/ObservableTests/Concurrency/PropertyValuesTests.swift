@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// A model observed through key paths, for `for await` over `observe(\.x)`.

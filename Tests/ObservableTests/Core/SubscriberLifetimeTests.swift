@@ -1,5 +1,6 @@
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// RAC 2.5's lifetime rule (issue 15, items 1–3): a subscription ends on its terminal event, on

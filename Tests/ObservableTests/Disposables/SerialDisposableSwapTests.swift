@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 private final class IdentifierLog: @unchecked Sendable {

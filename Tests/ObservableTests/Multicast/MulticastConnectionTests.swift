@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class MulticastConnectionTests: ResourceCheckedTestCase {
@@ -7,7 +8,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
 
     func testPublishDoesNotSubscribeUntilConnected() {
         expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let connection = probe.signal.publish()
         connection.signal.subscribe()
         XCTAssertEqual(probe.subscriptions, 0)
@@ -20,7 +21,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     func testConnectSubscribesOnceAndReturnsTheSameDisposableEachTime() {
         expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         // RAC spec: "should return the same disposable for each invocation".
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let connection = probe.signal.publish()
         let first = connection.connect()
         let second = connection.connect()
@@ -30,7 +31,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
 
     func testConnectDoesNotReconnectAfterDisposal() {
         // RAC spec: "shouldn't reconnect after disposal".
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let connection = probe.signal.publish()
         let first = connection.connect()
         first.dispose()
@@ -44,10 +45,10 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     func testConcurrentConnectsSubscribeToTheSourceOnce() {
         expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         for _ in 0..<20 {
-            let probe = SourceProbe<Int, Never>()
+            let probe = ProbeSource<Int, Never>()
             let connection = UncheckedBox(probe.signal.publish())
             let disposables = EventLog<ObjectIdentifier, Never>()
-            runConcurrently(16) { _ in
+            runThreads(16) { _ in
                 disposables.append(.next(ObjectIdentifier(connection.value.connect())))
             }
             XCTAssertEqual(probe.subscriptions, 1)
@@ -58,7 +59,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     // MARK: Sharing
 
     func testPublishedSignalSharesOneSubscriptionAmongSubscribers() {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let connection = probe.signal.publish()
         let a = EventLog<Int, Never>()
         let b = EventLog<Int, Never>()
@@ -99,7 +100,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     }
 
     func testDisposingTheConnectionStopsTheSourceWithoutTerminatingSubscribers() {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let connection = probe.signal.publish()
         let events = EventLog<Int, Never>()
         let subscription = connection.signal.record(into: events)
@@ -125,7 +126,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     func testAutoconnectConnectsOnTheFirstSubscriptionOnly() {
         expectLiveSubscriptions("the source probe keeps its observer: the connection never ends")
         // RAC spec: "should subscribe to the multicasted signal on the first subscription".
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let shared = probe.signal.publish().autoconnect()
         XCTAssertEqual(probe.subscriptions, 0)
         let a = EventLog<Int, Never>()
@@ -141,7 +142,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
 
     func testAutoconnectDisposesTheConnectionWhenTheLastSubscriberLeaves() {
         // RAC spec: "should dispose of the multicasted subscription when the signal has no subscribers".
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let shared = probe.signal.publish().autoconnect()
         let a = shared.subscribe()
         let b = shared.subscribe()
@@ -153,7 +154,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
 
     func testAutoconnectDoesNotReconnectAfterDisposal() {
         // RAC spec: "shouldn't reconnect after disposal".
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let shared = probe.signal.publish().autoconnect()
         shared.subscribe().dispose()
         XCTAssertEqual(probe.subscriptions, 1)
@@ -179,7 +180,7 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
     }
 
     func testAutoconnectSubscriptionsEndedByTheSourceReleaseTheConnection() {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let shared = probe.signal.publish().autoconnect()
         let events = EventLog<Int, Never>()
         shared.record(into: events)
@@ -194,17 +195,17 @@ final class MulticastConnectionTests: ResourceCheckedTestCase {
 
     func testAutoconnectFromManyThreadsConnectsOnceAndDisconnectsWhenAllLeave() {
         for _ in 0..<20 {
-            let probe = SourceProbe<Int, Never>()
+            let probe = ProbeSource<Int, Never>()
             let shared = UncheckedBox(probe.signal.publish().autoconnect())
             let subscriptions = EventLog<AnyDisposable, Never>()
-            runConcurrently(16) { _ in
+            runThreads(16) { _ in
                 let subscription = shared.value.subscribe()
                 subscriptions.append(.next(AnyDisposable { subscription.dispose() }))
             }
             XCTAssertEqual(probe.subscriptions, 1)
             XCTAssertEqual(probe.disposals, 0)
             let all = UncheckedBox(subscriptions.values)
-            runConcurrently(16) { index in all.value[index].dispose() }
+            runThreads(16) { index in all.value[index].dispose() }
             XCTAssertEqual(probe.disposals, 1)
         }
     }

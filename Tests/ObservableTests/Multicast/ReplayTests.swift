@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class ReplayTests: ResourceCheckedTestCase {
@@ -7,7 +8,7 @@ final class ReplayTests: ResourceCheckedTestCase {
 
     func testReplaySubscribesToTheSourceAtOnceAndOnlyOnce() {
         expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let replayed = probe.signal.replay()
         XCTAssertEqual(probe.subscriptions, 1)
         replayed.subscribe()
@@ -42,7 +43,7 @@ final class ReplayTests: ResourceCheckedTestCase {
 
     func testDisposingAReplaySubscriberDoesNotStopTheSource() {
         expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let replayed = probe.signal.replay()
         replayed.subscribe().dispose()
         XCTAssertEqual(probe.disposals, 0)
@@ -70,7 +71,7 @@ final class ReplayTests: ResourceCheckedTestCase {
 
     func testReplayLastReplaysOnlyTheLatestValue() {
         expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let replayed = probe.signal.replayLast()
         XCTAssertEqual(probe.subscriptions, 1)
         for value in 1...3 { probe.send(value) }
@@ -91,7 +92,7 @@ final class ReplayTests: ResourceCheckedTestCase {
 
     func testReplayLazilySubscribesOnTheFirstSubscriptionOnly() {
         expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let replayed = probe.signal.replayLazily()
         XCTAssertEqual(probe.subscriptions, 0)
         let first = EventLog<Int, Never>()
@@ -108,7 +109,7 @@ final class ReplayTests: ResourceCheckedTestCase {
 
     func testReplayLazilyNeverDisconnects() {
         expectLiveSubscriptions("the source probe keeps its observer: the replay never ends")
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         let replayed = probe.signal.replayLazily()
         replayed.subscribe().dispose()
         XCTAssertEqual(probe.disposals, 0)
@@ -141,7 +142,7 @@ final class ReplayTests: ResourceCheckedTestCase {
             }
             let replayed = UncheckedBox(source.replayLazily())
             let logs = (0..<32).map { _ in EventLog<Int, Never>() }
-            runConcurrently(32) { index in
+            runThreads(32) { index in
                 replayed.value.record(into: logs[index])
             }
             XCTAssertEqual(subscriptions.value, 1, "round \(round)")
@@ -160,7 +161,7 @@ final class ReplayTests: ResourceCheckedTestCase {
         let source = Subject<Int, Never>()
         let replayed = UncheckedBox(source.replay())
         let logs = (0..<8).map { _ in EventLog<Int, Never>() }
-        runConcurrently(9) { index in
+        runThreads(9) { index in
             if index == 8 {
                 for value in 0..<count { source.send(value) }
                 source.sendCompleted()

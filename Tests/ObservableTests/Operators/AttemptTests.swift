@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// `attempt(_:)` and `tryMap(_:)`, after RACSignalSpec's `-try:` and `-tryMap:` cases.
@@ -16,7 +17,7 @@ final class AttemptTests: ResourceCheckedTestCase {
     }
 
     func testAttemptSendsTheThrownErrorAndStopsAfterIt() {
-        let source = SourceProbe<Int, TestError>()
+        let source = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         let calls = Counter()
         source.signal.attempt { value throws(TestError) in
@@ -47,7 +48,7 @@ final class AttemptTests: ResourceCheckedTestCase {
     }
 
     func testTryMapSendsTheThrownErrorAndDisposesTheSource() {
-        let source = SourceProbe<Int, TestError>()
+        let source = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         source.signal.tryMap { value throws(TestError) -> Int in
             if value == 2 { throw TestError(22) }

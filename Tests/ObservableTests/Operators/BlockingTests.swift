@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// The blocking helpers `first()`, `first(default:)`, `waitUntilCompleted()` and `toArray()`, after
@@ -128,7 +129,7 @@ final class BlockingTests: ResourceCheckedTestCase {
 
     func testBlockingHelpersRefuseToBlockTheMainThread() throws {
         try XCTSkipUnless(Thread.isMainThread, "XCTest runs this test on the main thread")
-        let source = SourceProbe<Int, Never>()
+        let source = ProbeSource<Int, Never>()
         XCTAssertThrowsError(try source.signal.first()) { error in
             XCTAssertEqual(error as? BlockingError<Never>, .wouldBlockMainThread)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class CombineLatestTests: ResourceCheckedTestCase {
@@ -147,8 +148,8 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testCombineLatestFailsWhenEitherInputFailsAndDisposesTheOther() {
-        let a = SourceProbe<Int, TestError>()
-        let b = SourceProbe<Int, TestError>()
+        let a = ProbeSource<Int, TestError>()
+        let b = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         Signal.combineLatest(a.signal, b.signal).map { $0 + $1 }.record(into: log)
         a.send(1)
@@ -161,8 +162,8 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testDisposingCombineLatestDisposesBothUpstreams() {
-        let a = SourceProbe<Int, Never>()
-        let b = SourceProbe<Int, Never>()
+        let a = ProbeSource<Int, Never>()
+        let b = ProbeSource<Int, Never>()
         let log = EventLog<Int, Never>()
         let subscription = a.signal.combineLatest(with: b.signal).map { $0 + $1 }.record(into: log)
         XCTAssertEqual(a.subscriptions, 1)
@@ -178,7 +179,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testCombineLatestWithAnInputFailingOnSubscriptionDoesNotSubscribeTheNext() {
-        let b = SourceProbe<Int, TestError>()
+        let b = ProbeSource<Int, TestError>()
         let log = EventLog<(Int, Int), TestError>()
         Signal<Int, TestError>(error: TestError(2)).combineLatest(with: b.signal).record(into: log)
         XCTAssertEqual(log.count, 1)
@@ -249,7 +250,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testCombineLatestOfArrayFailsOnAnyErrorAndDisposesAllInputs() {
-        let probes = (0..<3).map { _ in SourceProbe<Int, TestError>() }
+        let probes = (0..<3).map { _ in ProbeSource<Int, TestError>() }
         let log = EventLog<[Int], TestError>()
         Signal.combineLatest(probes.map(\.signal)).record(into: log)
         probes[0].send(1)
@@ -260,7 +261,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testCombineLatestOfArrayStopsSubscribingAfterASynchronousError() {
-        let later = SourceProbe<Int, TestError>()
+        let later = ProbeSource<Int, TestError>()
         let log = EventLog<[Int], TestError>()
         Signal.combineLatest([Signal<Int, TestError>(value: 1), Signal(error: TestError(3)), later.signal])
             .record(into: log)
@@ -269,7 +270,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
     }
 
     func testDisposingCombineLatestOfArrayDisposesEveryInput() {
-        let probes = (0..<4).map { _ in SourceProbe<Int, Never>() }
+        let probes = (0..<4).map { _ in ProbeSource<Int, Never>() }
         let subscription = Signal.combineLatest(probes.map(\.signal)).subscribe()
         XCTAssertEqual(probes.map(\.subscriptions), [1, 1, 1, 1])
         subscription.dispose()
@@ -420,7 +421,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
         }
         a.send(0)
         b.send(0)
-        runConcurrently(4) { index in
+        runThreads(4) { index in
             let subject = index.isMultiple(of: 2) ? a : b
             for value in 1...perThread { subject.send(value) }
         }
@@ -444,7 +445,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
             detector.leave()
         })
         for subject in subjects { subject.send(0) }
-        runConcurrently(4) { index in
+        runThreads(4) { index in
             for value in 1...perThread { subjects[index].send(value) }
         }
         XCTAssertEqual(detector.overlaps, 0)
@@ -464,7 +465,7 @@ final class CombineLatestTests: ResourceCheckedTestCase {
             a.send(0)
             b.send(0)
             let box = UncheckedBox(subscription)
-            runConcurrently(3) { index in
+            runThreads(3) { index in
                 if index == 0 {
                     box.value.dispose()
                     disposed.value.dispose()

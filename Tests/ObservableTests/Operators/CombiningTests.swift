@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class CombiningTests: ResourceCheckedTestCase {
@@ -13,7 +14,7 @@ final class CombiningTests: ResourceCheckedTestCase {
 
     func testConcatSubscribesToTheSecondOnlyWhenTheFirstCompletes() {
         let first = Subject<Int, Never>()
-        let second = SourceProbe<Int, Never>()
+        let second = ProbeSource<Int, Never>()
         let events = EventLog<Int, Never>()
         first.concat(second.signal).record(into: events)
         first.send(1)
@@ -27,7 +28,7 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testConcatFailsWithoutSubscribingToTheSecondWhenTheFirstFails() {
-        let second = SourceProbe<Int, TestError>()
+        let second = ProbeSource<Int, TestError>()
         let events = EventLog<Int, TestError>()
         Signal<Int, TestError> { observer in
             observer.send(1)
@@ -45,14 +46,14 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingConcatDisposesTheRunningSignal() {
-        let first = SourceProbe<Int, Never>()
-        let second = SourceProbe<Int, Never>()
+        let first = ProbeSource<Int, Never>()
+        let second = ProbeSource<Int, Never>()
         let subscription = first.signal.concat(second.signal).subscribe()
         subscription.dispose()
         XCTAssertEqual(first.disposals, 1)
         XCTAssertEqual(second.subscriptions, 0)
 
-        let third = SourceProbe<Int, Never>()
+        let third = ProbeSource<Int, Never>()
         let running = Signal<Int, Never>.empty.concat(third.signal).subscribe()
         XCTAssertEqual(third.subscriptions, 1)
         running.dispose()
@@ -131,7 +132,7 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingThenDisposesTheContinuation() {
-        let next = SourceProbe<Int, Never>()
+        let next = ProbeSource<Int, Never>()
         let subscription = Signal<Int, Never>.empty.then { next.signal }.subscribe()
         XCTAssertEqual(next.subscriptions, 1)
         subscription.dispose()
@@ -156,7 +157,7 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testMergeFailsOnTheFirstErrorAndDisposesTheOthers() {
-        let probes = (0..<3).map { _ in SourceProbe<Int, TestError>() }
+        let probes = (0..<3).map { _ in ProbeSource<Int, TestError>() }
         let events = EventLog<Int, TestError>()
         Signal.merge(probes.map(\.signal)).record(into: events)
         probes[0].send(1)
@@ -168,7 +169,7 @@ final class CombiningTests: ResourceCheckedTestCase {
 
     func testMergeDoesNotSubscribeToSignalsAfterASynchronousError() {
         // RAC spec: "should not subscribe to signals following error in +merge:".
-        let later = SourceProbe<Int, TestError>()
+        let later = ProbeSource<Int, TestError>()
         let events = EventLog<Int, TestError>()
         Signal.merge([Signal<Int, TestError>(error: TestError()), later.signal]).record(into: events)
         XCTAssertEqual(events.events, [.error(TestError())])
@@ -201,7 +202,7 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingMergeDisposesEveryInput() {
-        let probes = (0..<3).map { _ in SourceProbe<Int, Never>() }
+        let probes = (0..<3).map { _ in ProbeSource<Int, Never>() }
         let subscription = Signal.merge(probes.map(\.signal)).subscribe()
         subscription.dispose()
         XCTAssertEqual(probes.map(\.disposals), [1, 1, 1])
@@ -237,7 +238,7 @@ final class CombiningTests: ResourceCheckedTestCase {
             }
             detector.leave()
         }
-        runConcurrently(4) { index in
+        runThreads(4) { index in
             for value in 1...perThread { subjects[index].send(value) }
             subjects[index].sendCompleted()
         }
@@ -286,7 +287,7 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingStartWithDisposesTheUpstream() {
-        let probe = SourceProbe<Int, Never>()
+        let probe = ProbeSource<Int, Never>()
         probe.signal.startWith(0).subscribe().dispose()
         XCTAssertEqual(probe.subscriptions, 1)
         XCTAssertEqual(probe.disposals, 1)
@@ -347,8 +348,8 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingWithLatestFromDisposesBothUpstreams() {
-        let source = SourceProbe<Int, Never>()
-        let other = SourceProbe<Int, Never>()
+        let source = ProbeSource<Int, Never>()
+        let other = ProbeSource<Int, Never>()
         let subscription = source.signal.withLatestFrom(other.signal).subscribe()
         subscription.dispose()
         XCTAssertEqual(source.disposals, 1)
@@ -439,7 +440,7 @@ final class CombiningTests: ResourceCheckedTestCase {
         XCTAssertEqual(events.events, [.completed])
 
         let subject2 = Subject<Int, Never>()
-        let sampler2 = SourceProbe<Void, Never>()
+        let sampler2 = ProbeSource<Void, Never>()
         let events2 = EventLog<Int, Never>()
         subject2.sample(on: sampler2.signal).record(into: events2)
         subject2.sendCompleted()
@@ -457,8 +458,8 @@ final class CombiningTests: ResourceCheckedTestCase {
     }
 
     func testDisposingSampleDisposesBothUpstreams() {
-        let source = SourceProbe<Int, Never>()
-        let sampler = SourceProbe<Int, Never>()
+        let source = ProbeSource<Int, Never>()
+        let sampler = ProbeSource<Int, Never>()
         source.signal.sample(on: sampler.signal).subscribe().dispose()
         XCTAssertEqual(source.disposals, 1)
         XCTAssertEqual(sampler.disposals, 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class DateIntervalTests: ResourceCheckedTestCase {

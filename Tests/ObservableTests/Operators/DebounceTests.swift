@@ -1,21 +1,18 @@
 import Observable
+import TetherTesting
 import XCTest
 
+// The timing tests read like the docs' marble diagrams: one character is one frame of 100 ms.
+private let frame: Duration = .milliseconds(100)
+
 final class DebounceTests: ResourceCheckedTestCase {
-    func testDebounceSendsTheLatestValueAfterAQuietPeriod() {
+    func testDebounceSendsTheLatestValueAfterAQuietPeriod() throws {
         let scheduler = TestScheduler()
-        let subject = Subject<String, Never>()
-        let log = VirtualTimeLog<String, Never>(scheduler)
-        subject.debounce(.milliseconds(300), on: scheduler).record(into: log)
-        subject.send("a")
-        scheduler.advance(by: .milliseconds(100))
-        subject.send("b")
-        scheduler.advance(by: .milliseconds(299))
-        XCTAssertEqual(log.entries, [])
-        scheduler.advance(by: .milliseconds(1))
-        subject.send("c")
-        scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(log.entries, [.next("b", at: 400), .next("c", at: 700)])
+        let typed = try scheduler.hot("ab---c---|", frame: frame)
+        let debounced = typed.debounce(.milliseconds(300), on: scheduler).record(on: scheduler, frame: frame)
+        scheduler.run()
+        // typed:      ab---c---|
+        assertMarbles(debounced, "----b---c|")  // b after 300 ms of quiet, c too; a never
     }
 
     func testEachValueRestartsTheQuietPeriodAndReplacesTheTimer() {
@@ -34,19 +31,15 @@ final class DebounceTests: ResourceCheckedTestCase {
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
-    func testCompletionSendsThePendingValueFirst() {
+    func testCompletionSendsThePendingValueFirst() throws {
         let scheduler = TestScheduler()
-        let subject = Subject<Int, Never>()
-        let log = VirtualTimeLog<Int, Never>(scheduler)
-        subject.debounce(.seconds(1), on: scheduler).record(into: log)
-        subject.send(1)
-        subject.send(2)
-        scheduler.advance(by: .milliseconds(200))
-        subject.sendCompleted()
-        XCTAssertEqual(log.entries, [.next(2, at: 200), .completed(at: 200)])
-        XCTAssertEqual(scheduler.pendingCount, 0)
+        let numbers = try scheduler.hot("(12)|", frame: frame)
+        let debounced = numbers.debounce(.seconds(1), on: scheduler).record(on: scheduler, frame: frame)
+        scheduler.advance(to: .milliseconds(400))
+        XCTAssertEqual(scheduler.pendingCount, 0, "completion cancelled the quiet-period timer")
         scheduler.run()
-        XCTAssertEqual(log.entries.count, 2)
+        // numbers:    (12)|
+        assertMarbles(debounced, "----(2|)")
     }
 
     func testCompletionWithNothingPendingDoesNotResendTheLastValue() {
@@ -67,18 +60,16 @@ final class DebounceTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.entries, [.next(4, at: 0), .completed(at: 0)])
     }
 
-    func testErrorsPassAtOnceAndDropThePendingValue() {
+    func testErrorsPassAtOnceAndDropThePendingValue() throws {
         let scheduler = TestScheduler()
-        let subject = Subject<Int, TestError>()
-        let log = VirtualTimeLog<Int, TestError>(scheduler)
-        subject.debounce(.seconds(1), on: scheduler).record(into: log)
-        subject.send(1)
-        scheduler.advance(by: .milliseconds(10))
-        subject.sendError(TestError(3))
-        XCTAssertEqual(log.entries, [.error(TestError(3), at: 10)])
-        XCTAssertEqual(scheduler.pendingCount, 0)
+        let numbers = try scheduler.hot("1#", values: ["1": 1], error: TestError(3), frame: frame)
+        let debounced = numbers.debounce(.seconds(1), on: scheduler).record(on: scheduler, frame: frame)
+        scheduler.advance(to: frame)
+        XCTAssertEqual(scheduler.pendingCount, 0, "the error cancelled the quiet-period timer")
         scheduler.run()
-        XCTAssertEqual(log.entries.count, 1)
+        // numbers:    1#
+        assertMarbles(debounced, "-#")
+        XCTAssertEqual(debounced.failure, TestError(3))
     }
 
     func testDisposingDisposesTheSourceAndCancelsThePendingValue() {

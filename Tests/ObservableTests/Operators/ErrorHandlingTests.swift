@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// A source failing with `TestError(attempt)` on its first `failures` subscriptions, then sending

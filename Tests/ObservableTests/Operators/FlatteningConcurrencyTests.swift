@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// An inner signal that sends `(tag, 0..<count)` from a background thread, then completes.

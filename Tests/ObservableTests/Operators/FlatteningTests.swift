@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Builds `flatMap`, `flatMapLatest` or `concatMap`, so a test can run against all three.

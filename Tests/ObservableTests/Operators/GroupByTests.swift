@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 /// RAC 2.5's `-groupBy:` and `-groupBy:transform:` (RACSignalSpec "-groupBy:").

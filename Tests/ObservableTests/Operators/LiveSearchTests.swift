@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 /// The RAC tutorials' live search (RAC tutorial "TwitterInstant"): text → `filter(isValidSearchText)` →

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// A synchronous source whose `n`-th subscription sends `n`, then completes, or fails with

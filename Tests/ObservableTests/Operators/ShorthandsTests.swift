@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// `map(to:)`, `Signal.concat(_:)`, the predicate forms `take(untilTrue:)` / `skip(untilTrue:)`, and
@@ -36,8 +37,8 @@ final class ShorthandsTests: ResourceCheckedTestCase {
     }
 
     func testConcatSubscribesToEachSignalOnlyAfterThePreviousCompleted() {
-        let first = SourceProbe<Int, TestError>()
-        let second = SourceProbe<Int, TestError>()
+        let first = ProbeSource<Int, TestError>()
+        let second = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         Signal.concat([first.signal, second.signal]).record(into: log)
         XCTAssertEqual(second.subscriptions, 0)
@@ -50,7 +51,7 @@ final class ShorthandsTests: ResourceCheckedTestCase {
     }
 
     func testConcatStopsAtTheFirstError() {
-        let later = SourceProbe<Int, TestError>()
+        let later = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         Signal.concat([Signal(values: [1]), Signal(error: TestError(5)), later.signal]).record(into: log)
         XCTAssertEqual(log.events, [.next(1), .error(TestError(5))])
@@ -73,7 +74,7 @@ final class ShorthandsTests: ResourceCheckedTestCase {
     // MARK: take(untilTrue:) / skip(untilTrue:): the predicate forms
 
     func testTakeUntilBlockTakesUntilTheBlockIsSatisfied() {
-        let source = SourceProbe<Int, TestError>()
+        let source = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         source.signal.take(untilTrue: { $0 == 3 }).record(into: log)
         for value in 1...4 { source.send(value) }

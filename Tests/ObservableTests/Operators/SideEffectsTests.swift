@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 private func assertDisposesSource<Output: SignalConvertible>(

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// `take(untilReplacement:)`, after RACSignalSpec's `-takeUntilReplacement:` cases.
@@ -19,8 +20,8 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testForwardsErrorFromTheReceiver() {
-        let receiver = SourceProbe<Int, TestError>()
-        let replacement = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
+        let replacement = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         receiver.signal.take(untilReplacement: replacement.signal).record(into: log)
         receiver.send(1)
@@ -43,7 +44,7 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testForwardsErrorFromTheReplacementSignal() {
-        let receiver = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
         let replacement = Subject<Int, TestError>()
         let log = EventLog<Int, TestError>()
         receiver.signal.take(untilReplacement: replacement).record(into: log)
@@ -54,7 +55,7 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testForwardsCompletedFromTheReplacementSignal() {
-        let receiver = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
         let replacement = Subject<Int, TestError>()
         let log = EventLog<Int, TestError>()
         receiver.signal.take(untilReplacement: replacement).record(into: log)
@@ -65,7 +66,7 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testDisposesOfTheReceiverWhenReplacedBeforeForwardingTheReplacement() {
-        let receiver = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
         let replacement = Subject<Int, TestError>()
         let disposalsSeen = Counter()
         receiver.signal.take(untilReplacement: replacement)
@@ -77,8 +78,8 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testDisposalDisposesReceiverAndReplacement() {
-        let receiver = SourceProbe<Int, TestError>()
-        let replacement = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
+        let replacement = ProbeSource<Int, TestError>()
         let subscription = receiver.signal.take(untilReplacement: replacement.signal).subscribe()
         XCTAssertEqual(receiver.subscriptions, 1)
         XCTAssertEqual(replacement.subscriptions, 1)
@@ -88,7 +89,7 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
     }
 
     func testReplacementSendingDuringSubscriptionNeverSubscribesReceiver() {
-        let receiver = SourceProbe<Int, TestError>()
+        let receiver = ProbeSource<Int, TestError>()
         let log = EventLog<Int, TestError>()
         receiver.signal.take(untilReplacement: Signal(values: [9])).record(into: log)
         XCTAssertEqual(log.events, [.next(9), .completed])
@@ -118,7 +119,7 @@ final class TakeUntilReplacementTests: ResourceCheckedTestCase {
                 log.append(event)
                 detector.leave()
             }
-        runConcurrently(2) { index in
+        runThreads(2) { index in
             for value in 0..<200 {
                 if index == 0 { receiver.send(value) } else { replacement.send(1000 + value) }
             }

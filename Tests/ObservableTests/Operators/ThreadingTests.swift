@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class DeliverOnTests: ResourceCheckedTestCase {
@@ -188,11 +189,11 @@ final class DeliverOnTests: ResourceCheckedTestCase {
         for _ in 0..<10 {
             let scheduler = QueueScheduler(name: "deliver-dispose")
             let subject = Subject<Int, Never>()
-            let disposedFlag = LockedFlag()
+            let disposedFlag = Flag()
             let late = Counter()
             let delivered = Counter()
             let subscription = subject.deliver(on: scheduler).subscribe(next: { _ in
-                if disposedFlag.isSet { late.increment() }
+                if disposedFlag.isRaised { late.increment() }
                 delivered.increment()
             })
             // A bounded producer: the subject's gate lets whichever thread owns it drain the other
@@ -204,7 +205,7 @@ final class DeliverOnTests: ResourceCheckedTestCase {
             }
             while delivered.value < 100 { sched_yield() }
             subscription.dispose()
-            disposedFlag.set()
+            disposedFlag.raise()
             producerDone.wait()
             scheduler.queue.sync {}
             XCTAssertEqual(late.value, 0)
@@ -282,11 +283,11 @@ final class SubscribeOnTests: ResourceCheckedTestCase {
 
     func testRecipeRunsOnTheQueueSchedulersQueue() {
         let scheduler = QueueScheduler(name: "subscribe-on")
-        let ranOnQueue = LockedFlag()
+        let ranOnQueue = Flag()
         let done = expectation(description: "completed")
         let log = EventLog<Int, Never>()
         let source = Signal<Int, Never> { observer in
-            if scheduler.isCurrent { ranOnQueue.set() }
+            if scheduler.isCurrent { ranOnQueue.raise() }
             observer.send(1)
             observer.sendCompleted()
             return nil
@@ -296,24 +297,24 @@ final class SubscribeOnTests: ResourceCheckedTestCase {
             if event.isTerminal { done.fulfill() }
         }
         wait(for: [done], timeout: 10)
-        XCTAssertTrue(ranOnQueue.isSet)
+        XCTAssertTrue(ranOnQueue.isRaised)
         XCTAssertEqual(log.events, [.next(1), .completed])
     }
 
     func testNothingIsDeliveredAfterDisposeReturnsFromAnotherThread() {
         for _ in 0..<20 {
             let scheduler = QueueScheduler(name: "subscribe-on-dispose")
-            let disposedFlag = LockedFlag()
+            let disposedFlag = Flag()
             let late = Counter()
             let delivered = Counter()
             let endless = Signal<Int, Never>(values: 0...)
             let subscription = endless.subscribe(on: scheduler).subscribe(next: { _ in
-                if disposedFlag.isSet { late.increment() }
+                if disposedFlag.isRaised { late.increment() }
                 delivered.increment()
             })
             while delivered.value < 100 { sched_yield() }
             subscription.dispose()
-            disposedFlag.set()
+            disposedFlag.raise()
             scheduler.queue.sync {}
             XCTAssertEqual(late.value, 0)
         }
@@ -326,14 +327,6 @@ private final class LockedList: @unchecked Sendable {
     private var storage: [Int] = []
     var values: [Int] { lock.withLock { storage } }
     func append(_ value: Int) { lock.withLock { storage.append(value) } }
-}
-
-/// A thread-safe flag that can only be set.
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 extension Signal {

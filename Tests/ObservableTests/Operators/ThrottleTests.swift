@@ -1,36 +1,27 @@
 import Observable
+import TetherTesting
 import XCTest
 
 final class ThrottleTests: ResourceCheckedTestCase {
-    /// Sends 1, 2, 3 at 0, 100 and 200 ms, then 4 at 1,500 ms, into a 500 ms throttle.
-    private func run(latest: Bool) -> [VirtualTimeLog<Int, Never>.Entry] {
+    /// The output of a 500 ms throttle over `input` (one character per 100 ms).
+    private func throttled(_ input: String, latest: Bool) throws -> TestRecorder<String, Never> {
         let scheduler = TestScheduler()
-        let subject = Subject<Int, Never>()
-        let log = VirtualTimeLog<Int, Never>(scheduler)
-        subject.throttle(.milliseconds(500), latest: latest, on: scheduler).record(into: log)
-        subject.send(1)
-        scheduler.advance(to: .milliseconds(100))
-        subject.send(2)
-        scheduler.advance(to: .milliseconds(200))
-        subject.send(3)
-        scheduler.advance(to: .milliseconds(1500))
-        subject.send(4)
-        scheduler.advance(to: .milliseconds(1600))
-        subject.sendCompleted()
+        let frame: Duration = .milliseconds(100)
+        let values = try scheduler.hot(input, frame: frame)
+        let recorder = values.throttle(.milliseconds(500), latest: latest, on: scheduler)
+            .record(on: scheduler, frame: frame)
         scheduler.run()
-        return log.entries
+        return recorder
     }
 
-    func testFirstValuePassesAtOnceThenTheLatestOfTheWindow() {
-        XCTAssertEqual(
-            run(latest: true),
-            [.next(1, at: 0), .next(3, at: 500), .next(4, at: 1500), .completed(at: 1600)])
+    func testFirstValuePassesAtOnceThenTheLatestOfTheWindow() throws {
+        let input = "123------------4|"
+        assertMarbles(try throttled(input, latest: true), "1----3---------4|")
     }
 
-    func testFirstValuePassesAtOnceThenTheFirstOfTheWindow() {
-        XCTAssertEqual(
-            run(latest: false),
-            [.next(1, at: 0), .next(2, at: 500), .next(4, at: 1500), .completed(at: 1600)])
+    func testFirstValuePassesAtOnceThenTheFirstOfTheWindow() throws {
+        let input = "123------------4|"
+        assertMarbles(try throttled(input, latest: false), "1----2---------4|")
     }
 
     func testAtMostOneValuePerIntervalUnderASteadyStream() {

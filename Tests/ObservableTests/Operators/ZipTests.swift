@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class ZipTests: ResourceCheckedTestCase {
@@ -154,8 +155,8 @@ final class ZipTests: ResourceCheckedTestCase {
     }
 
     func testDisposingZipDisposesBothUpstreams() {
-        let a = SourceProbe<Int, Never>()
-        let b = SourceProbe<Int, Never>()
+        let a = ProbeSource<Int, Never>()
+        let b = ProbeSource<Int, Never>()
         let pairs = EventLog<(Int, Int), Never>()
         let subscription = a.signal.zip(with: b.signal).record(into: pairs)
         a.send(1)
@@ -167,8 +168,8 @@ final class ZipTests: ResourceCheckedTestCase {
     }
 
     func testZipErrorDisposesBothUpstreams() {
-        let a = SourceProbe<Int, TestError>()
-        let b = SourceProbe<Int, TestError>()
+        let a = ProbeSource<Int, TestError>()
+        let b = ProbeSource<Int, TestError>()
         let events = EventLog<(Int, Int), TestError>()
         a.signal.zip(with: b.signal).record(into: events)
         a.sendError(TestError(4))
@@ -233,7 +234,7 @@ final class ZipTests: ResourceCheckedTestCase {
     }
 
     func testDisposingZipOfArrayDisposesEveryInput() {
-        let probes = (0..<3).map { _ in SourceProbe<Int, Never>() }
+        let probes = (0..<3).map { _ in ProbeSource<Int, Never>() }
         let subscription = Signal.zip(probes.map(\.signal)).subscribe()
         subscription.dispose()
         XCTAssertEqual(probes.map(\.subscriptions), [1, 1, 1])
@@ -319,7 +320,7 @@ final class ZipTests: ResourceCheckedTestCase {
             }
             detector.leave()
         }
-        runConcurrently(2) { index in
+        runThreads(2) { index in
             let subject = index == 0 ? a : b
             for value in 0..<perThread { subject.send(value) }
             subject.sendCompleted()
@@ -340,7 +341,7 @@ final class ZipTests: ResourceCheckedTestCase {
             rows.append(event.map { Set($0).count == 1 })
             detector.leave()
         }
-        runConcurrently(4) { index in
+        runThreads(4) { index in
             for value in 0..<perThread { subjects[index].send(value) }
         }
         XCTAssertEqual(detector.overlaps, 0)

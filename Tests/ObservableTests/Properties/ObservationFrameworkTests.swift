@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Observation
+import TetherTesting
 import XCTest
 
 @Observable

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Races on purpose; run under `--sanitize=thread`. The observed objects stay on the test's thread

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Issue 14 (and benchmark W10): many threads sending into one subject under contention deliver every

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// The deadlocks and races of issue 14's adversarial review, one test each, plus the backlog bound.
@@ -109,7 +110,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
 
     func testDisposingAnIdleObservationWhileHoldingALockAnotherObserverNeedsDoesNotDeadlock() {
         let model = CounterModel()
-        let box = ReliabilityBox(model)
+        let box = UncheckedBox(model)
         assertDisposingIdleWhileHoldingALockDoesNotWait(
             subscribeBusy: { body in model.observe(\.count).subscribe(next: { _ in body() }) },
             subscribeIdle: { model.observe(\.count).subscribe(next: { _ in }) },
@@ -122,11 +123,11 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
     func testDisposeReturnsWhileASubscriberKeepsSendingIntoItsOwnSubject() {
         let subject = Subject<Int, Never>()
         let pumping = DispatchSemaphore(value: 0)
-        let stop = StressFlag()
+        let stop = Flag()
         let other = subject.subscribe(next: { _ in })
         let pump = subject.subscribe(next: { value in
             if value == 1 { pumping.signal() }
-            if !stop.isSet && value < 50_000_000 { subject.send(value + 1) }
+            if !stop.isRaised && value < 50_000_000 { subject.send(value + 1) }
         })
         let finished = DispatchSemaphore(value: 0)
         Thread {
@@ -141,7 +142,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             disposed.signal()
         }.start()
         _ = waitOrFail(disposed, within: 60, "dispose() behind a reentrant pump")
-        stop.set()
+        stop.raise()
         _ = waitOrFail(finished, within: 60, "the pump's end")
     }
 
@@ -150,7 +151,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
     func testDisposeWaitsForATerminalCallbackRunningOnAnotherThread() {
         for _ in 0..<StressScale.scaled(20) {
             let started = DispatchSemaphore(value: 0)
-            let finishedCallback = StressFlag()
+            let finishedCallback = Flag()
             let signal = Signal<Int, Never> { observer in
                 Thread { observer.sendCompleted() }.start()
                 return nil
@@ -158,11 +159,11 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             let subscription = signal.subscribe(completed: {
                 started.signal()
                 usleep(20_000)
-                finishedCallback.set()
+                finishedCallback.raise()
             })
             guard waitOrFail(started, within: 60, "the completion callback") else { return }
             subscription.dispose()
-            XCTAssertTrue(finishedCallback.isSet, "dispose() returned while the completion callback still ran")
+            XCTAssertTrue(finishedCallback.isRaised, "dispose() returned while the completion callback still ran")
         }
     }
 
@@ -170,14 +171,14 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
 
     func testASecondConcurrentDisposeReturnsOnlyAfterTheChildrenAreDisposed() {
         for _ in 0..<StressScale.scaled(20) {
-            let childDisposed = StressFlag()
+            let childDisposed = Flag()
             let firstStarted = DispatchSemaphore(value: 0)
             let composite = CompositeDisposable()
             composite.add(
                 AnyDisposable {
                     firstStarted.signal()
                     usleep(30_000)
-                    childDisposed.set()
+                    childDisposed.raise()
                 })
             let firstDone = DispatchSemaphore(value: 0)
             Thread {
@@ -186,7 +187,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             }.start()
             guard waitOrFail(firstStarted, within: 60, "the first dispose") else { return }
             composite.dispose()
-            XCTAssertTrue(childDisposed.isSet, "the second dispose() returned before the children were disposed")
+            XCTAssertTrue(childDisposed.isRaised, "the second dispose() returned before the children were disposed")
             _ = waitOrFail(firstDone, within: 60, "the first dispose's return")
         }
     }
@@ -195,13 +196,13 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
 
     func testSerialDisposableInnerReadWhileAnotherThreadReplacesItDoesNotCrash() {
         let serial = SerialDisposable()
-        let stop = StressFlag()
+        let stop = Flag()
         let reads = Atomic<Int>(0)
         let rounds = StressScale.scaled(2_000_000)
         runThreads(2) { index in
             if index == 0 {
                 var count = 0
-                while !stop.isSet && count < rounds * 4 {
+                while !stop.isRaised && count < rounds * 4 {
                     serial.inner = AnyDisposable()
                     count += 1
                 }
@@ -209,7 +210,7 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
                 for _ in 0..<rounds {
                     if let inner = serial.inner, !inner.isDisposed { reads.add(1, ordering: .relaxed) }
                 }
-                stop.set()
+                stop.raise()
             }
         }
         serial.dispose()

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Issue 14, scenarios 7 and 8: reading a current value — `BehaviorSubject.value`, `MutableProperty.value`

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Issue 14, scenarios 4–6: when `dispose()` returns, the work it promises is done (DESIGN.md guarantee
@@ -22,7 +23,7 @@ final class DisposalCompletionRegressionTests: ResourceCheckedTestCase {
         let problems = ProblemLog()
         for round in 0..<StressScale.scaled(10) {
             let callbackStarted = DispatchSemaphore(value: 0)
-            let callbackFinished = StressFlag()
+            let callbackFinished = Flag()
             let senderReturned = DispatchSemaphore(value: 0)
             let signal = Signal<Int, TestError> { observer -> (any Disposable)? in
                 startThread {
@@ -35,14 +36,14 @@ final class DisposalCompletionRegressionTests: ResourceCheckedTestCase {
             let onTerminal = {
                 callbackStarted.signal()
                 usleep(50_000)
-                callbackFinished.set()
+                callbackFinished.raise()
             }
             let subscription =
                 sendingError
                 ? signal.subscribe(error: { _ in onTerminal() }) : signal.subscribe(completed: onTerminal)
             guard waitOrFail(callbackStarted, "the terminal callback", file: file, line: line) else { return }
             subscription.dispose()
-            if !callbackFinished.isSet { problems.add("round \(round): dispose() returned while the callback ran") }
+            if !callbackFinished.isRaised { problems.add("round \(round): dispose() returned while the callback ran") }
             guard waitOrFail(senderReturned, "the sending thread's return", file: file, line: line) else { return }
         }
         XCTAssertEqual(problems.entries, [], file: file, line: line)
@@ -85,21 +86,21 @@ final class DisposalCompletionRegressionTests: ResourceCheckedTestCase {
         let problems = ProblemLog()
         for round in 0..<StressScale.scaled(10) {
             let childStarted = DispatchSemaphore(value: 0)
-            let childDisposed = StressFlag()
+            let childDisposed = Flag()
             let composite = CompositeDisposable()
             composite.add(AnyDisposable {})
             composite.add(
                 AnyDisposable {
                     childStarted.signal()
                     usleep(50_000)
-                    childDisposed.set()
+                    childDisposed.raise()
                 })
             let firstReturned = startThread { composite.dispose() }
             guard waitOrFail(childStarted, "the first dispose() reaching the slow child") else { return }
             // While the first disposer is inside the slow child, three more dispose at once.
             let finished = runThreads(3, timeout: 30) { index in
                 composite.dispose()
-                if !childDisposed.isSet {
+                if !childDisposed.isRaised {
                     problems.add("round \(round), disposer \(index): returned before the children were disposed")
                 }
             }
@@ -118,7 +119,7 @@ final class DisposalCompletionRegressionTests: ResourceCheckedTestCase {
         let created = Atomic<Int>(0)
         let disposedCount = Atomic<Int>(0)
         let reads = Atomic<Int>(0)
-        let writerDone = StressFlag()
+        let writerDone = Flag()
         runThreads(2, timeout: 60) { index in
             if index == 0 {
                 // The writer: every replacement disposes the previous inner disposable.
@@ -128,11 +129,11 @@ final class DisposalCompletionRegressionTests: ResourceCheckedTestCase {
                     count += 1
                 }
                 created.store(count, ordering: .relaxed)
-                writerDone.set()
+                writerDone.raise()
             } else {
                 // The reader: reads `inner` and uses what it got, as long as the writer runs.
                 var count = 0
-                while !writerDone.isSet {
+                while !writerDone.isRaised {
                     if let inner = serial.inner, !inner.isDisposed { count += 1 }
                 }
                 reads.store(count, ordering: .relaxed)

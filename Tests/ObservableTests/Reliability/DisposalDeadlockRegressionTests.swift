@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Issue 14, scenarios 1–3: `dispose()` waits only for *its own* subscription's callback in flight
@@ -130,11 +131,11 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
         let userLock = NSLock()
         let lockHeld = DispatchSemaphore(value: 0)
         let busyInside = DispatchSemaphore(value: 0)
-        let idleDisposed = StressFlag()
+        let idleDisposed = Flag()
         let idleLate = Atomic<Int>(0)
         func subscribeIdle() -> any Disposable {
             subscribe { value in
-                if value == 1 && idleDisposed.isSet { idleLate.add(1, ordering: .relaxed) }
+                if value == 1 && idleDisposed.isRaised { idleLate.add(1, ordering: .relaxed) }
             }
         }
         let idleFirstSubscription = idleFirst ? subscribeIdle() : nil
@@ -145,7 +146,7 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
             userLock.lock()
             userLock.unlock()
         }
-        let idle = ReliabilityBox(idleFirstSubscription ?? subscribeIdle())
+        let idle = UncheckedBox(idleFirstSubscription ?? subscribeIdle())
 
         let disposed = startThread {
             userLock.lock()
@@ -153,7 +154,7 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
             // Dispose only once the other subscriber is inside its callback, waiting for this lock.
             if busyInside.wait(timeout: .now() + 30) == .success {
                 idle.value.dispose()
-                idleDisposed.set()
+                idleDisposed.raise()
             }
             userLock.unlock()
         }
@@ -161,7 +162,7 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
         let delivered = startThread(deliver)
         guard waitOrFail(disposed, "dispose() of the idle subscription while holding the lock", file: file, line: line)
         else { return false }
-        XCTAssertTrue(idleDisposed.isSet, "the other subscriber's delivery started", file: file, line: line)
+        XCTAssertTrue(idleDisposed.isRaised, "the other subscriber's delivery started", file: file, line: line)
         guard waitOrFail(delivered, "the delivery to the subscriber that needed the lock", file: file, line: line)
         else { return false }
         XCTAssertEqual(
@@ -195,7 +196,7 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
 
     func testDisposingAnIdleObservationUnderALockReturnsWhileAnotherObserverWaitsForThatLock() {
         for idleFirst in [false, true] {
-            let model = ReliabilityBox(CounterModel())
+            let model = UncheckedBox(CounterModel())
             let finished = assertDisposingAnIdleSubscriptionUnderALockDoesNotWaitForAnotherSubscriber(
                 idleFirst: idleFirst,
                 subscribe: { body in model.value.observe(\.count).subscribe(next: body) },
@@ -212,17 +213,17 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
     /// when the watchdog fires — or after a count far beyond what the watchdog allows. Returns the pump's
     /// subscription and a semaphore signalled when the pumping thread's `send` has returned.
     private func startPump(
-        _ subject: Subject<Int, Never>, stop: StressFlag, disposeReturned: StressFlag, late: ProblemLog
+        _ subject: Subject<Int, Never>, stop: Flag, disposeReturned: Flag, late: ProblemLog
     ) -> (subscription: any Disposable, finished: DispatchSemaphore)? {
         let pumping = DispatchSemaphore(value: 0)
         let subscription = subject.subscribe(next: { value in
-            if disposeReturned.isSet { late.add("the pump received \(value) after dispose() returned") }
+            if disposeReturned.isRaised { late.add("the pump received \(value) after dispose() returned") }
             if value == 1_000 { pumping.signal() }
-            if !stop.isSet && value < 1_000_000_000 { subject.send(value + 1) }
+            if !stop.isRaised && value < 1_000_000_000 { subject.send(value + 1) }
         })
         let finished = startThread { subject.send(0) }
         guard waitOrFail(pumping, "the pump's start") else {
-            stop.set()
+            stop.raise()
             return nil
         }
         return (subscription, finished)
@@ -230,18 +231,18 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
 
     func testDisposingAPumpingSubscriptionFromAnotherThreadReturnsWhileItStillPumps() {
         let subject = Subject<Int, Never>()
-        let stop = StressFlag()
-        let disposeReturned = StressFlag()
+        let stop = Flag()
+        let disposeReturned = Flag()
         let late = ProblemLog()
         guard let pump = startPump(subject, stop: stop, disposeReturned: disposeReturned, late: late) else { return }
-        let subscription = ReliabilityBox(pump.subscription)
+        let subscription = UncheckedBox(pump.subscription)
         let disposed = startThread {
             subscription.value.dispose()
-            disposeReturned.set()
+            disposeReturned.raise()
         }
         // The pump only stops when told to: on failure, once the watchdog has fired.
         let returned = waitOrFail(disposed, "dispose() of a pumping subscription")
-        stop.set()
+        stop.raise()
         if !returned { _ = waitOrFail(disposed, "dispose() of the pumping subscription once it stopped") }
         // Once its subscription is disposed, the pump never runs again: the pumping thread returns.
         _ = waitOrFail(pump.finished, "the pumping thread's return")
@@ -250,20 +251,20 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
 
     func testDisposingAnotherSubscriberOfAPumpingSubjectFromAnotherThreadReturns() {
         let subject = Subject<Int, Never>()
-        let stop = StressFlag()
+        let stop = Flag()
         let late = ProblemLog()
-        let otherDisposeReturned = StressFlag()
+        let otherDisposeReturned = Flag()
         let other = subject.subscribe(next: { value in
-            if otherDisposeReturned.isSet { late.add("the other subscriber received \(value) after dispose()") }
+            if otherDisposeReturned.isRaised { late.add("the other subscriber received \(value) after dispose()") }
         })
-        guard let pump = startPump(subject, stop: stop, disposeReturned: StressFlag(), late: late) else { return }
-        let otherBox = ReliabilityBox(other)
+        guard let pump = startPump(subject, stop: stop, disposeReturned: Flag(), late: late) else { return }
+        let otherBox = UncheckedBox(other)
         let disposed = startThread {
             otherBox.value.dispose()
-            otherDisposeReturned.set()
+            otherDisposeReturned.raise()
         }
         let returned = waitOrFail(disposed, "dispose() of another subscriber of a pumping subject")
-        stop.set()
+        stop.raise()
         if !returned { _ = waitOrFail(disposed, "dispose() of the other subscriber once the pump stopped") }
         _ = waitOrFail(pump.finished, "the pump's end once stopped")
         XCTAssertEqual(late.entries, [])

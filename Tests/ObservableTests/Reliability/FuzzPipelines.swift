@@ -1,4 +1,5 @@
 import Foundation
+import TetherTesting
 import XCTest
 
 // `@testable` for `Signal(unsafeStart:)`: the fuzzer's stage probes see exactly what each operator sends
@@ -376,7 +377,7 @@ final class FuzzCase: @unchecked Sendable {
             }
         }
         for (index, spec) in hot.enumerated() {
-            let send = ReliabilityBox(hotSenders[index])
+            let send = UncheckedBox(hotSenders[index])
             for timed in spec.schedule {
                 let event = timed.event
                 scheduler.schedule(after: timed.time) { send.value(event) }

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Property-based test: random pipelines on random virtual-time schedules.
@@ -111,7 +112,7 @@ final class GrammarFuzzTests: XCTestCase {
         let root = fuzz.build(node)
         let received = ReceivedEvents()
         let subscription = SubscriptionSlot()
-        let start = ReliabilityBox({
+        let start = UncheckedBox({
             subscription.value = root.subscribeEvents { event in
                 if received.terminated { fuzz.violation("result: \(event) after a terminal event") }
                 if fuzz.rootDisposedByTest { fuzz.violation("result: \(event) after dispose() returned") }

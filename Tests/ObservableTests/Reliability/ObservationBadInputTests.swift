@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Bad input to key-path observation: a key path that touches no observable property gets a clear

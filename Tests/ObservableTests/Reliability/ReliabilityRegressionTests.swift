@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Regression tests for bugs that other reactive libraries shipped (their issue numbers in the
@@ -184,8 +185,8 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
     func testAReplayedValueNeedingAForeignLockDoesNotBlockASendIntoTheReplayedSourceUnderThatLock() {
         assertNoForeignLockDeadlock("replay() + flatMap") { callback in
             let source = Subject<Int, Never>()
-            let replayed = ReliabilityBox(source.replayLast())
-            let second = ReliabilityBox(source.map { $0 * 10 }.replay())
+            let replayed = UncheckedBox(source.replayLast())
+            let second = UncheckedBox(source.map { $0 * 10 }.replay())
             source.send(1)
             return (
                 {
@@ -198,7 +199,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
 
     func testReplayLazilyNeedingAForeignLockDoesNotBlockAnotherSubscriberUnderThatLock() {
         assertNoForeignLockDeadlock("replayLazily") { callback in
-            let replayed = ReliabilityBox(Signal<Int, Never>(values: [1, 2, 3]).replayLazily())
+            let replayed = UncheckedBox(Signal<Int, Never>(values: [1, 2, 3]).replayLazily())
             return (
                 { replayed.value.subscribe(next: { _ in callback() }) },
                 { replayed.value.subscribe(next: { _ in }) }
@@ -237,7 +238,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
 
     func testTakeOneReplayLastZipWithAThousandSubscriptionsThroughDeliverOnAllComplete() {
         let source = Subject<Int, Never>()
-        let shared = ReliabilityBox(source.take(1).replayLast())
+        let shared = UncheckedBox(source.take(1).replayLast())
         let scheduler = QueueScheduler(name: "rx2653")
         let completions = Atomic<Int>(0)
         let allCompleted = expectation(description: "1,000 subscriptions completed")
@@ -297,29 +298,34 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
 
     func testDisposeFromAnotherThreadReturnsPromptlyWhileThreadsFloodTheSubject() throws {
         let subject = Subject<Int, Never>()
-        let stop = StressFlag()
-        subject.subscribe(next: { _ in })
+        let stop = Flag()
+        let delivered = Counter()
+        let backlog = DispatchSemaphore(value: 0)
+        subject.subscribe(next: { _ in
+            delivered.increment()
+            if delivered.value == 20_000 { backlog.signal() }
+        })
         let disposed = expectation(description: "dispose() returned")
         let flooders = DispatchGroup()
         for _ in 0..<8 {
             flooders.enter()
             Thread {
                 var value = 0
-                while !stop.isSet {
+                while !stop.isRaised {
                     subject.send(value)
                     value &+= 1
                 }
                 flooders.leave()
             }.start()
         }
-        usleep(300_000)  // let a backlog build
-        let subscription = ReliabilityBox(subject.subscribe(next: { _ in }))
+        waitOrFail(backlog, "20,000 deliveries (the flood is on)")
+        let subscription = UncheckedBox(subject.subscribe(next: { _ in }))
         Thread {
             subscription.value.dispose()
             disposed.fulfill()
         }.start()
         wait(for: [disposed], timeout: 2)
-        stop.set()
+        stop.raise()
         flooders.wait()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// Leak checks: ``ResourceCounter`` and weak references after disposal, completion, and the release

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Stress: multi-source operators fed from several threads at once.
@@ -103,7 +104,7 @@ final class StressOperatorTests: ResourceCheckedTestCase {
             lastGeneration = stamp.thread
         }
         let subscription = monitor.subscribe(to: outer.switchToLatest())
-        let switching = StressFlag()
+        let switching = Flag()
         runThreads(feeders + 1) { index in
             if index == feeders {
                 for generation in 0..<generations {
@@ -112,12 +113,12 @@ final class StressOperatorTests: ResourceCheckedTestCase {
                     outer.send(inner)
                     if generation % 64 == 0 { spin(5_000) }
                 }
-                switching.set()
+                switching.raise()
                 return
             }
             // Feeders send into the newest inner and into stale ones (which must be ignored).
             var sequence = 0
-            while !switching.isSet {
+            while !switching.isRaised {
                 let (generation, inner) = current.pick(stale: sequence % 3 == 0)
                 inner?.send(Stamp(thread: generation, sequence: sequence))
                 sequence += 1

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Stress: `MutableProperty` set from several threads while observers come and go; `@Observed`
@@ -114,7 +115,7 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         let sets = StressScale.scaled(100_000)
         let problems = ProblemLog()
         let handOff = DisposalQueue()
-        let ownerDone = StressFlag()
+        let ownerDone = Flag()
         let disposed = Atomic<Int>(0)
         runThreads(4) { index in
             if index == 0 {
@@ -130,10 +131,10 @@ final class StressPropertyTests: ResourceCheckedTestCase {
                     }
                     model.count = step
                 }
-                ownerDone.set()
+                ownerDone.raise()
                 return
             }
-            while !ownerDone.isSet || !handOff.isEmpty {
+            while !ownerDone.isRaised || !handOff.isEmpty {
                 guard let (subscription, monitor, record) = handOff.pop() else {
                     sched_yield()
                     continue
@@ -155,7 +156,7 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         for _ in 0..<StressScale.scaled(300) {
             let holder = ModelHolder(StressCounterModel())
             let monitors = (0..<6).map { _ in GrammarMonitor<Int>() }
-            let subscriptions = ReliabilityBox(monitors.map { $0.subscribe(to: holder.model!.observe(\.count)) })
+            let subscriptions = UncheckedBox(monitors.map { $0.subscribe(to: holder.model!.observe(\.count)) })
             let deallocations = GrammarMonitor<Void>()
             _ = deallocations.subscribe(to: holder.model!.deallocated)
             runThreads(3) { index in

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherTesting
 import XCTest
 
 /// Stress: many threads sending into one subject while subscribers come and go.
@@ -114,7 +115,7 @@ final class StressSubjectTests: ResourceCheckedTestCase {
             // Two disposers: subscribe on this thread, dispose from another one, check the aftermath.
             while sendersDone.load(ordering: .acquiring) < senders {
                 let monitor = GrammarMonitor<Int>()
-                let subscription = ReliabilityBox(monitor.subscribe(to: subject))
+                let subscription = UncheckedBox(monitor.subscribe(to: subject))
                 let done = DispatchSemaphore(value: 0)
                 let disposer = Thread {
                     subscription.value.dispose()

@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 /// `IndexedHeap` (the queue behind `TestScheduler`), tested directly: order, removal from anywhere,

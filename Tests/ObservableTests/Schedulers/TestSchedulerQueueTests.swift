@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// `TestScheduler`'s queue (issue 15, item 8): scheduling, cancelling and running cost O(log n), pinned

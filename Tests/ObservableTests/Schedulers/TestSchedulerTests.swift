@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// A thread-safe list of strings stamped with the scheduler's time when appended.

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 final class SubjectTests: ResourceCheckedTestCase {
@@ -148,24 +149,35 @@ final class SubjectTests: ResourceCheckedTestCase {
         for _ in 0..<50 {
             let subject = Subject<Int, Never>()
             let afterDispose = Counter()
-            let disposedFlag = AtomicFlag()
+            let disposedFlag = Flag()
+            let delivering = DispatchSemaphore(value: 0)
+            let delivered = Counter()
             let subscription = subject.subscribe(next: { _ in
-                if disposedFlag.isSet { afterDispose.increment() }
+                if disposedFlag.isRaised { afterDispose.increment() }
+                delivered.increment()
+                if delivered.value == 1 { delivering.signal() }
             })
-            let running = AtomicFlag()
+            let running = Flag()
+            let sentAfterDispose = DispatchSemaphore(value: 0)
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 var value = 0
-                while !running.isSet {
+                var afterDisposeSends = 0
+                while !running.isRaised {
                     subject.send(value)
                     value += 1
+                    if disposedFlag.isRaised {
+                        afterDisposeSends += 1
+                        if afterDisposeSends == 100 { sentAfterDispose.signal() }
+                    }
                 }
             }
-            Thread.sleep(forTimeInterval: 0.001)
+            // Dispose while the other thread is sending (it has delivered), then let it send 100 more.
+            waitOrFail(delivering, "the first delivery")
             subscription.dispose()
-            disposedFlag.set()
-            Thread.sleep(forTimeInterval: 0.001)
-            running.set()
+            disposedFlag.raise()
+            waitOrFail(sentAfterDispose, "100 sends after dispose()")
+            running.raise()
             group.wait()
             XCTAssertEqual(afterDispose.value, 0)
         }
@@ -178,18 +190,18 @@ final class SubjectTests: ResourceCheckedTestCase {
             let received = Counter()
             subject.subscribe(next: { _ in received.increment() })
             let subscription = subject.subscribe(next: { _ in })
-            let stop = AtomicFlag()
+            let stop = Flag()
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 var value = 0
-                while !stop.isSet {
+                while !stop.isRaised {
                     subject.send(value)
                     value += 1
                 }
             }
             while received.value < 1_000 { sched_yield() }
             subscription.dispose()  // must return although the other thread never stops sending
-            stop.set()
+            stop.raise()
             group.wait()
             XCTAssertTrue(subscription.isDisposed)
         }
@@ -199,18 +211,18 @@ final class SubjectTests: ResourceCheckedTestCase {
         let subject = Subject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let finished = AtomicFlag()
+        let finished = Flag()
         let subscription = subject.subscribe(next: { _ in
             entered.signal()
             release.wait()
             Thread.sleep(forTimeInterval: 0.05)
-            finished.set()
+            finished.raise()
         })
         DispatchQueue.global().async { subject.send(1) }
         entered.wait()
         release.signal()
         subscription.dispose()
-        XCTAssertTrue(finished.isSet, "dispose() returned while the callback was still running")
+        XCTAssertTrue(finished.isRaised, "dispose() returned while the callback was still running")
     }
 
     func testSubscriptionReleasesClosuresOnDispose() {
@@ -362,11 +374,4 @@ final class BehaviorSubjectTests: ResourceCheckedTestCase {
 
 final class DisposableBox: @unchecked Sendable {
     var disposable: (any Disposable)?
-}
-
-final class AtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }

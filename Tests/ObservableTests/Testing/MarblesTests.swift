@@ -1,4 +1,5 @@
 import Observable
+import TetherTesting
 import XCTest
 
 final class MarblesTests: ResourceCheckedTestCase {

@@ -1,5 +1,6 @@
 import Dispatch
 import Observable
+import TetherTesting
 import XCTest
 
 final class TestRecorderTests: ResourceCheckedTestCase {

@@ -1,0 +1,28 @@
+// The few things Tether's core needs from C: compiler and process-wide memory barriers.
+#ifndef TETHER_SHIMS_H
+#define TETHER_SHIMS_H
+
+/// 1 when no process-wide barrier is available (membarrier(2) refused): the light barrier is then a full
+/// fence. Set once, before any Swift code runs (a load-time constructor).
+extern int tether_symmetric_fences;
+
+/// The cheap half of an asymmetric store-load fence, run on the hot path (a gate's owner publishing which
+/// callback it is in, before reading the subscription's disposed flag). Normally only a compiler barrier:
+/// a thread running `tether_heavy_barrier()` makes every thread of the process pass a full barrier, so
+/// the pair orders the hot path's store before its load as a full fence would. Without a process-wide
+/// barrier it is a full fence.
+static inline __attribute__((always_inline)) void tether_light_barrier(void) {
+    if (__builtin_expect(__atomic_load_n(&tether_symmetric_fences, __ATOMIC_RELAXED), 0)) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __asm__ __volatile__("" ::: "memory");
+    }
+}
+
+/// The expensive half: returns after every running thread of the process has executed a full memory
+/// barrier (membarrier(2) with MEMBARRIER_CMD_PRIVATE_EXPEDITED; MEMBARRIER_CMD_GLOBAL when expedited
+/// barriers are not offered). Costs a system call and an inter-processor interrupt per busy core: for
+/// slow paths only.
+void tether_heavy_barrier(void);
+
+#endif

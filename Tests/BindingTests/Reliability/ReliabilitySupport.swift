@@ -1,1 +1,0 @@
-../../ObservableTests/Reliability/ReliabilitySupport.swift

@@ -1,0 +1,74 @@
+import Foundation
+import Observable
+import Synchronization
+import TetherTesting
+import XCTest
+
+/// Stress: the asymmetric store-load fence between a gate's owner entering a callback and a disposer on
+/// another thread (see `SerialGate`'s notes, "Why a disposer can't miss a callback").
+///
+/// The owner's half is only a compiler barrier; the disposer's half is a process-wide barrier. Without the
+/// disposer's half, x86's store buffer lets the owner read "not disposed" while the disposer reads "not in
+/// that callback": `dispose()` returns and the callback runs afterwards. These tests make that window as
+/// wide as a tight send loop allows, many thousand times, and fail on the first callback that runs after
+/// `dispose()` returned.
+final class DisposalFenceStressTests: ResourceCheckedTestCase {
+    /// A subscriber that records calls made after its disposal returned.
+    final class Target: @unchecked Sendable {
+        // `disposeReturned` and `lateCalls` are atomics; `firstValue` is signalled once.
+        let disposeReturned = Atomic<Bool>(false)
+        let lateCalls = Atomic<Int>(0)
+        let seenFirst = Atomic<Bool>(false)
+        let firstValue = DispatchSemaphore(value: 0)
+
+        func receive() {
+            if disposeReturned.load(ordering: .relaxed) { lateCalls.add(1, ordering: .relaxed) }
+            if !seenFirst.exchange(true, ordering: .relaxed) { firstValue.signal() }
+        }
+    }
+
+    /// Subscribes a target with `subscribe`, waits until it is being delivered to, disposes it from this
+    /// thread while `sender` keeps delivering, and counts calls after `dispose()` returned.
+    func assertNoCallAfterDispose(
+        rounds: Int, subscribe: (Target) -> any Disposable, sender: @escaping @Sendable () -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let stop = Flag()
+        let senderDone = startThread {
+            while !stop.isRaised { sender() }
+        }
+        var late = 0
+        var completedRounds = 0
+        for _ in 0..<rounds {
+            let target = Target()
+            let subscription = subscribe(target)
+            guard waitOrFail(target.firstValue, "the target's first value", file: file, line: line) else { break }
+            subscription.dispose()
+            target.disposeReturned.store(true, ordering: .relaxed)
+            // Give a late callback the time to show up before the target is dropped.
+            sender()
+            late += target.lateCalls.load(ordering: .relaxed)
+            completedRounds += 1
+        }
+        stop.raise()
+        waitOrFail(senderDone, "the sender's return", file: file, line: line)
+        XCTAssertEqual(completedRounds, rounds, file: file, line: line)
+        XCTAssertEqual(late, 0, "callbacks ran after dispose() returned", file: file, line: line)
+    }
+
+    func testASubjectSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        let subject = Subject<Int, Never>()
+        assertNoCallAfterDispose(
+            rounds: StressScale.scaled(20_000),
+            subscribe: { target in subject.subscribe(next: { _ in target.receive() }) },
+            sender: { subject.send(1) })
+    }
+
+    func testAMutablePropertySubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        let property = MutableProperty(0)
+        assertNoCallAfterDispose(
+            rounds: StressScale.scaled(20_000),
+            subscribe: { target in property.signal.subscribe(next: { _ in target.receive() }) },
+            sender: { property.value = 1 })
+    }
+}

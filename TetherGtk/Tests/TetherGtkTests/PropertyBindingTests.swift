@@ -1,0 +1,106 @@
+import Foundation
+import TetherGtk
+import XCTest
+
+final class PropertyBindingTests: GtkTestCase {
+    func testABindingUpdatesALabel() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new(""))
+            let name = MutableProperty("Ann")
+            let binding = try label.bind(property: "label", to: name.signal.map { "Hello, \($0)!" })
+            defer { binding.dispose() }
+            XCTAssertEqual(String(cString: gtk_label_get_label(OpaquePointer(label.object))), "Hello, Ann!")
+            name.value = "Bob"
+            XCTAssertEqual(String(cString: gtk_label_get_label(OpaquePointer(label.object))), "Hello, Bob!")
+        }
+    }
+
+    func testABindingSkipsValuesThePropertyAlreadyHolds() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new("same"))
+            var notifications = 0
+            let counting = try label.connect("notify::label") { _ in notifications += 1 }
+            defer { counting.dispose() }
+            let source = Subject<String, Never>()
+            try label.bind(property: "label", to: source)
+            source.send("same")
+            source.send("same")
+            XCTAssertEqual(notifications, 0)
+            source.send("new")
+            source.send("new")
+            XCTAssertEqual(notifications, 1)
+        }
+    }
+
+    func testValuesSentOnAnotherThreadAreWrittenOnTheMainThreadInOrder() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new(""))
+            let source = Subject<String, Never>()
+            var writtenOnMain: [Bool] = []
+            let watcher = try label.connect("notify::label") { _ in writtenOnMain.append(Thread.isMainThread) }
+            defer { watcher.dispose() }
+            try label.bind(property: "label", to: source)
+            let sent = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for index in 1...20 { source.send("value \(index)") }
+                sent.signal()
+            }
+            pump(until: { sent.wait(timeout: .now()) == .success })
+            pump(until: { writtenOnMain.count == 20 })
+            XCTAssertEqual(String(cString: gtk_label_get_label(OpaquePointer(label.object))), "value 20")
+            XCTAssertEqual(writtenOnMain, Array(repeating: true, count: 20))
+        }
+    }
+
+    func testABindingEndsWhenTheWidgetIsDestroyedAndLeaksNoHandler() throws {
+        try onMain {
+            let before = GSignalConnection.liveCount
+            let source = Subject<String, Never>()
+            var label: GObjectHandle? = GObjectHandle(sinking: gtk_label_new(""))
+            let binding = try label!.bind(property: "label", to: source)
+            XCTAssertEqual(GSignalConnection.liveCount, before + 1)
+            label = nil
+            XCTAssertTrue(binding.isDisposed, "the binding ends with its target")
+            XCTAssertEqual(GSignalConnection.liveCount, before)
+            source.send("nobody listens")  // no crash, no critical
+        }
+    }
+
+    func testBindingToAReadOnlyPropertyThrows() throws {
+        try onMain {
+            let adjustment = GObjectHandle(sinking: gtk_label_new(""))
+            XCTAssertThrowsError(try adjustment.bind(property: "mnemonic-keyval", to: Signal(value: 1))) { error in
+                XCTAssertEqual(
+                    error as? GObjectError, .propertyNotWritable(type: "GtkLabel", property: "mnemonic-keyval"))
+            }
+        }
+    }
+
+    func testATwoWayChannelJoinsAnEntryAndAnObservedPropertyWithoutFeedback() throws {
+        final class Form: KeyPathObservable { @Observed var username = "" }
+        try onMain {
+            let form = Form()
+            form.username = "ann"
+            let entry = GObjectHandle(sinking: gtk_entry_new())
+            var modelValues: [String] = []
+            let watching = form.observe(\.username).subscribe(next: { modelValues.append($0) })
+            defer { watching.dispose() }
+            var entryNotifications = 0
+            let counting = try entry.connect("notify::text") { _ in entryNotifications += 1 }
+            defer { counting.dispose() }
+
+            let link = try entry.channel(property: "text", as: String.self) <~> form.channel(\.username)
+            defer { link.dispose() }
+            XCTAssertEqual(
+                String(cString: gtk_editable_get_text(entry.editable)), "ann", "the entry takes the model's value")
+            XCTAssertEqual(modelValues, ["ann"])
+
+            gtk_editable_set_text(entry.editable, "tether")
+            XCTAssertEqual(form.username, "tether")
+            form.username = "bob"
+            XCTAssertEqual(String(cString: gtk_editable_get_text(entry.editable)), "bob")
+            XCTAssertEqual(modelValues, ["ann", "tether", "bob"], "each change once: no echo")
+            XCTAssertEqual(entryNotifications, 3, "the entry changed three times: linked, typed, set by the model")
+        }
+    }
+}
