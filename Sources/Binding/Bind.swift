@@ -164,11 +164,13 @@ public struct BindingSlot<Target: BindingTarget, Value> {
 /// `isDisposed` tells whether it still runs.
 ///
 /// `keyPath` names the binding in ``TetherDebug``'s graph (`bind(\LoginForm.isLoginEnabled)`) and in the
-/// main-queue check's findings.
+/// main-queue check's findings. `ends`: when the binding ends with its target, if not the target's own
+/// deallocation signal.
 func startBinding<Target: AnyObject, Value>(
     _ target: Target,
     _ source: Signal<Value, Never>,
     _ keyPath: AnyKeyPath?,
+    ends: Signal<Void, Never>? = nil,
     apply: @escaping (Target, Value) -> Void
 ) -> any Disposable {
     let label = { keyPath.map { "bind(\($0))" } ?? "bind(to:) \(Target.self)" }
@@ -181,7 +183,7 @@ func startBinding<Target: AnyObject, Value>(
     }
     let binding = CompositeDisposable()
     weak let weakTarget = target
-    if let ends = deallocationSignal(of: target) {
+    if let ends = ends ?? deallocationSignal(of: target) {
         binding.add(
             TetherDebug.withSubscriberLabel(label() + " (until its target goes)") {
                 ends.subscribe(completed: { binding.dispose() })
@@ -203,9 +205,14 @@ func startBinding<Target: AnyObject, Value>(
     return binding
 }
 
-/// The signal that completes when `target` is deallocated, for targets that have one.
+/// The signal that completes when `target` is deallocated, for targets that have one: a
+/// ``KeyPathObservable`` object, or an `@Observable` one (Swift's Observation framework).
 func deallocationSignal(of target: AnyObject) -> Signal<Void, Never>? {
-    (target as? any KeyPathObservable)?.deallocated
+    if let observable = target as? any KeyPathObservable { return observable.deallocated }
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        return observableLifetimeSignal(of: target)
+    }
+    return nil
 }
 
 func disposedDisposable() -> any Disposable {

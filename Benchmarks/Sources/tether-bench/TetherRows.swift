@@ -6,10 +6,10 @@ enum TetherRows {
         [Contender(name: "Tether", prepare: { TetherImpl.w5(outer: outer, inner: inner) })]
     }
     static func w6(_ n: Int) -> [Contender] {
-        [
-            Contender(name: "Tether @Observed", prepare: { TetherImpl.w6(n) }),
-            Contender(name: "Tether observe(@Observable)", prepare: { TetherImpl.w6ObservableObject(n) }),
-        ]
+        [Contender(name: "Tether @Observed", prepare: { TetherImpl.w6(n) })]
+    }
+    static func w6ObservableObject(_ n: Int) -> [Contender] {
+        [Contender(name: "Tether observe(@Observable)", prepare: { TetherImpl.w6ObservableObject(n) })]
     }
     static func w6NoObserver(_ n: Int) -> [Contender] {
         [Contender(name: "Tether @Observed", prepare: { TetherImpl.w6NoObserver(n) })]

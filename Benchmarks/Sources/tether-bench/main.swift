@@ -107,6 +107,14 @@ do {
                 Contender(name: "OpenCombine @Published", prepare: { OpenCombineImpl.w6(n) }),
                 Contender(name: "Observation", prepare: { ObservationImpl.w6(n) }),
             ] + TetherRows.w6(n)))
+    // Observation's own re-armed tracking is the reference for observing an `@Observable` object.
+    rows.append(
+        Row(
+            workload: "W6", label: "W6 @Observable set, 1 observer", operations: n, unit: "set",
+            reference: "Observation", goals: ["Tether observe(@Observable)": "≤ 1.5×"],
+            contenders: [
+                Contender(name: "Observation", prepare: { ObservationImpl.w6(n) })
+            ] + TetherRows.w6ObservableObject(n)))
     rows.append(
         Row(
             workload: "W6", label: "W6 set, 0 observers", operations: n, unit: "set", reference: "stored property",

@@ -1,7 +1,13 @@
-// The toolchain's `withObservationTracking(_:didSet:)` is SPI (`@_spi(SwiftUI)`): it is the only
-// synchronous after-the-set hook Observation offers (the public `onChange:` fires in `willSet`, before
-// the new value is stored, and the public `Observations` sequence is asynchronous and coalesces).
-@_spi(SwiftUI) import Observation
+// How Tether observes `@Observable` objects (Swift's Observation framework). Two implementations of
+// the subscription exist, chosen when the library is built:
+// - by default, `FrameworkObservation.swift`: the toolchain's `withObservationTracking(_:didSet:)`,
+//   which is SPI (`@_spi(SwiftUI)`) — the only synchronous after-the-set hook Observation offers;
+// - with `-D TETHER_OBSERVATION_PUBLIC_API` (`swift build -Xswiftc -DTETHER_OBSERVATION_PUBLIC_API`),
+//   `FrameworkObservationPublicAPI.swift`: only public API (`withObservationTracking(_:onChange:)`,
+//   whose `onChange` fires in `willSet`, before the new value is stored), re-reading on the main queue.
+// This file holds what both share; it imports no SPI.
+import Observation
+import Synchronization
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension Observation.Observable where Self: AnyObject {
@@ -11,14 +17,22 @@ extension Observation.Observable where Self: AnyObject {
     ///
     /// Delivery context: each new value is read and sent synchronously on the thread that set the
     /// property, right after the set (from Observation's `didSet` tracking), never before it. The key
-    /// path is re-tracked on every change, so chains and computed properties follow their dependencies.
+    /// path is re-tracked whenever one of its dependencies changes, so chains and computed properties
+    /// follow their dependencies.
+    ///
+    /// A library built with `-D TETHER_OBSERVATION_PUBLIC_API` uses only Observation's public API, which
+    /// has no after-the-set hook: there, a change schedules a re-read on the main queue
+    /// (`QueueScheduler.main`), which sends the value the key path has then. Values arrive
+    /// asynchronously, after the setting code has returned to the main queue, and sets made before that
+    /// re-read are coalesced into the latest value. Use that build with models owned by the main thread
+    /// (as `@MainActor` models are).
     ///
     /// Differences that come from Observation itself:
     /// - the `@Observable` macro does not notify a set of an `Equatable` property to an equal value, so
     ///   such sets send nothing (`@Observed` sends every set);
     /// - Observation has no public way to cancel a tracking before it fires: when a subscription is
-    ///   disposed, Tether pokes the object's registrar (on a key path only Tether observes) so that its
-    ///   registrations remove themselves at once.
+    ///   disposed, Tether pokes the object's registrar (on a key path only that subscription observes)
+    ///   so that its registrations remove themselves at once.
     /// - deinitialization is seen through the `@Observable` macro's registrar; a class that conforms to
     ///   `Observable` by hand reports an ``ObservationWarning`` (`.noLifetimeStorage`) and its
     ///   observations complete on the next change after it is gone.
@@ -52,176 +66,82 @@ extension Observation.Observable where Self: AnyObject {
     }
 }
 
-/// One subscription to `observe(\.path)` on an `@Observable` object.
-///
-/// Each evaluation of the key path runs inside `withObservationTracking(_:didSet:)`, which also
-/// registers an access to `\Root.self` on the root's registrar — a key path nobody but Tether observes.
-/// When a tracked property changes, the `didSet` callback re-evaluates (installing a new tracking),
-/// cancels the tracking that fired, and posts the value to the mailbox that delivers it. Disposing
-/// posts a `didSet` for `\Root.self`, which makes the current tracking fire and cancel itself.
-///
-/// The root's deinitialization is seen through a separate tracking registered only on the root's
-/// registrar: it holds a token whose deinit ends the subscription, and the registrar releases it when the
-/// root deinitializes.
-@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-final class FrameworkObservation<Root: AnyObject & Observation.Observable, Value>:
-    FrameworkObservationCallbacks, @unchecked Sendable
-{
-    // Safety: `generation` and `closed` are only accessed under `lock`; the rest is immutable after
-    // `start`, and the mailbox serializes delivery.
-    enum Input {
-        case value(Value)
-        case ended
-    }
-
-    weak var root: Root?
-    let keyPath: KeyPath<Root, Value>
-    let lock = Lock()
-    var generation = 0
-    var closed = false
-    var mailbox: Mailbox<Input>?
-
-    init(root: Root, keyPath: KeyPath<Root, Value>) {
-        self.root = root
-        self.keyPath = keyPath
-    }
-
-    static func start(
-        root: Root, keyPath: KeyPath<Root, Value>, sink: Sink<Value, Never>, lifetime: CompositeDisposable
-    ) {
-        let observation = FrameworkObservation(root: root, keyPath: keyPath)
-        let mailbox = Mailbox<Input>(lifetime: lifetime) { input in
-            switch input {
-            case .value(let value):
-                sink.send(.next(value))
-            case .ended:
-                sink.send(.completed)
-                lifetime.dispose()
-            }
-        }
-        observation.mailbox = mailbox
-        let registrar = ObservationRegistrarLookup.registrar(of: root)
-        let erased: any FrameworkObservationCallbacks = observation
-        lifetime.add(AnyDisposable { erased.close() })
-
-        let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
-        guard tracked else {
-            ObservationWarning.keyPathObservesNothing(keyPath)
-            mailbox.post(.value(value))
-            mailbox.post(.ended)
-            return
-        }
-        if let registrar {
-            observation.watchLifetime(of: root, registrar: registrar)
-        } else {
-            ObservationWarning.noLifetimeStorage(Root.self)
-        }
-        mailbox.post(.value(value))
-    }
-
-    /// Evaluates the key path under tracking; returns the value and (when `probe`) whether it read any
-    /// tracked property.
-    func evaluate(root: Root, registrar: ObservationRegistrar?, probe: Bool = false) -> (Value, Bool) {
-        let mine = lock.withLock { () -> Int in
-            generation += 1
-            return generation
-        }
-        let erased: any FrameworkObservationCallbacks = self
-        var readSomething = true
-        let value = withObservationTracking(
-            { () -> Value in
-                if let registrar { registrar.access(root, keyPath: \Root.self) }
-                guard probe else { return root[keyPath: keyPath] }
-                let (value, tracked) = ObservationAccessProbe.run { root[keyPath: keyPath] }
-                readSomething = tracked
-                return value
-            },
-            didSet: { tracking in erased.changed(tracking, generation: mine) })
-        return (value, readSomething)
-    }
-
-    /// A tracked property changed (or Tether poked `\Root.self`).
-    func changed(_ tracking: ObservationTracking, generation fired: Int) {
-        let (current, closed) = lock.withLock { (generation, self.closed) }
-        guard !closed, fired == current, let root else {
-            tracking.cancel()
-            if root == nil { mailbox?.post(.ended) }
-            return
-        }
-        if let changed = tracking.changed, changed == \Root.self as AnyKeyPath {
-            return  // another subscription's poke
-        }
-        let registrar = ObservationRegistrarLookup.registrar(of: root)
-        let (value, _) = evaluate(root: root, registrar: registrar)
-        tracking.cancel()
-        mailbox?.post(.value(value))
-    }
-
-    /// Registers, on the root's registrar only, a tracking whose token ends the subscription when the
-    /// registrar releases it (at the root's deinit, or when this subscription cancels it).
-    func watchLifetime(of root: Root, registrar: ObservationRegistrar) {
-        weak let erased: (any FrameworkObservationCallbacks)? = self
-        let token = LifetimeToken { erased?.end() }
-        withObservationTracking(
-            { registrar.access(root, keyPath: \Root.self) },
-            didSet: { tracking in
-                if erased?.isClosed ?? true {
-                    tracking.cancel()
-                } else {
-                    withExtendedLifetime(token) {}
-                }
-            })
-    }
-
-    var isClosed: Bool { lock.withLock { closed } }
-
-    func end() {
-        mailbox?.post(.ended)
-    }
-
-    /// The subscription ended: make every registration of it fire and cancel itself.
-    func close() {
-        lock.withLock { closed = true }
-        guard let root, let registrar = ObservationRegistrarLookup.registrar(of: root) else { return }
-        registrar.didSet(root, keyPath: \Root.self)
-    }
+/// A key path of an `@Observable` object that no property uses: each Tether subscription gets its own
+/// (`\Root.[tetherSubscription: id]`), accesses it in every tracking it installs, and notifies it when
+/// it is disposed, which makes exactly its own registrations fire and remove themselves.
+extension Observation.Observable {
+    subscript(tetherSubscription id: Int) -> Void { () }
 }
 
-/// What Observation's `@Sendable` callbacks call on a ``FrameworkObservation`` (type-erased, so that the
-/// callbacks capture no generic metatype).
-protocol FrameworkObservationCallbacks: AnyObject, Sendable {
-    func changed(_ tracking: ObservationTracking, generation: Int)
-    func close()
-    func end()
-    var isClosed: Bool { get }
-}
+/// Numbers the subscriptions' private key paths.
+enum ObservationSubscriptionID {
+    private static let last = Atomic<Int>(0)
 
-/// Runs a closure when deinitialized.
-final class LifetimeToken: Sendable {
-    let onDeinit: @Sendable () -> Void
-
-    init(_ onDeinit: @escaping @Sendable () -> Void) {
-        self.onDeinit = onDeinit
-    }
-
-    deinit {
-        onDeinit()
+    static func make<Root: Observation.Observable>(for root: Root.Type) -> KeyPath<Root, Void> {
+        let id = last.add(1, ordering: .relaxed).newValue
+        return \Root.[tetherSubscription: id]
     }
 }
 
 /// Finds the registrar the `@Observable` macro stores in each object (`_$observationRegistrar`).
 ///
-/// The copy `Mirror` returns shares the registrar's state; it must not be kept (holding it would keep
-/// that state alive past the object's deinit).
+/// The copy it returns shares the registrar's state; it must not be kept (holding it would keep that
+/// state alive past the object's deinit, which is how Tether sees the deinit).
+///
+/// Where the registrar is (which class of the hierarchy, which stored property) is found once per
+/// class, by enumerating the object's `Mirror`, and cached. Later lookups reflect only that one
+/// property: enumerating every child would copy (read) every stored property of the object, which
+/// races with a thread setting one of them — a lookup happens when a subscription is disposed, on
+/// whichever thread disposes it.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 enum ObservationRegistrarLookup {
+    /// Where a class keeps its registrar: how many superclass steps up, and which child there.
+    struct Location: Sendable {
+        let depth: Int
+        let index: Int
+    }
+
+    /// The locations found so far, by class.
+    private final class Cache: @unchecked Sendable {
+        // Safety: `locations` is only accessed under `lock`.
+        let lock = Lock()
+        var locations: [ObjectIdentifier: Location?] = [:]
+    }
+
+    private static let cache = Cache()
+
     static func registrar(of object: AnyObject) -> ObservationRegistrar? {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        let cached = cache.lock.withLock { cache.locations[type] }
+        let location: Location?
+        if let cached {
+            location = cached
+        } else {
+            location = find(in: object)
+            cache.lock.withLock { cache.locations[type] = .some(location) }
+        }
+        guard let location else { return nil }
+        var mirror = Mirror(reflecting: object)
+        for _ in 0..<location.depth {
+            guard let superclass = mirror.superclassMirror else { return nil }
+            mirror = superclass
+        }
+        let children = mirror.children
+        guard location.index < children.count else { return nil }
+        let child = children[children.index(children.startIndex, offsetBy: location.index)]
+        return child.value as? ObservationRegistrar
+    }
+
+    private static func find(in object: AnyObject) -> Location? {
         var mirror: Mirror? = Mirror(reflecting: object)
+        var depth = 0
         while let current = mirror {
-            for child in current.children where child.label == "_$observationRegistrar" {
-                if let registrar = child.value as? ObservationRegistrar { return registrar }
+            for (index, child) in current.children.enumerated()
+            where child.label == "_$observationRegistrar" && child.value is ObservationRegistrar {
+                return Location(depth: depth, index: index)
             }
             mirror = current.superclassMirror
+            depth += 1
         }
         return nil
     }

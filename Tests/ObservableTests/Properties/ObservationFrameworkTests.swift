@@ -34,18 +34,35 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
             storedWhenDelivered.append(.next(player.score))
         })
         player.score = 10
+        settleObservations()
         player.score = 20
+        settleObservations()
         XCTAssertEqual(log.values, [0, 10, 20])
         XCTAssertEqual(storedWhenDelivered.values, [0, 10, 20], "values are sent after the set, not before")
     }
 
-    func testValuesAreDeliveredSynchronouslyOnTheSettingThread() {
-        let player = Player()
-        let log = EventLog<Int, Never>()
-        player.observe(\.score).record(into: log)
-        player.score = 1
-        XCTAssertEqual(log.values, [0, 1])
-    }
+    #if TETHER_OBSERVATION_PUBLIC_API
+        func testPublicAPIBuildDeliversOnTheMainQueueAfterTheSetAndCoalescesSets() {
+            let player = Player()
+            let log = EventLog<Int, Never>()
+            player.observe(\.score).record(into: log)
+            player.score = 1
+            player.score = 2
+            XCTAssertEqual(log.values, [0], "nothing is sent before the main queue runs")
+            settleObservations()
+            XCTAssertEqual(log.values, [0, 2], "the sets before the re-read are one value")
+        }
+    #else
+        func testValuesAreDeliveredSynchronouslyOnTheSettingThread() {
+            let player = Player()
+            let log = EventLog<Int, Never>()
+            player.observe(\.score).record(into: log)
+            player.score = 1
+            XCTAssertEqual(log.values, [0, 1])
+            player.score = 2
+            XCTAssertEqual(log.values, [0, 1, 2])
+        }
+    #endif
 
     func testSetsOfEqualValuesAreNotReportedByObservation() {
         // The @Observable macro skips notifying an Equatable property set to an equal value.
@@ -53,7 +70,9 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
         let log = EventLog<Int, Never>()
         player.observe(\.score).record(into: log)
         player.score = 0
+        settleObservations()
         player.score = 1
+        settleObservations()
         XCTAssertEqual(log.values, [0, 1])
     }
 
@@ -64,10 +83,15 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
         let log = EventLog<String?, Never>()
         player.observe(\.team?.title).record(into: log)
         first.title = "crimson"
+        settleObservations()
         player.team = Team(title: "blue")
+        settleObservations()
         first.title = "ignored: no longer observed"
+        settleObservations()
         player.team?.title = "navy"
+        settleObservations()
         player.team = nil
+        settleObservations()
         XCTAssertEqual(log.values, ["red", "crimson", "blue", "navy", nil])
     }
 
@@ -77,6 +101,7 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
         let log = EventLog<Int, Never>()
         player!.observe(\.score).record(into: log)
         player!.score = 1
+        settleObservations()
         player = nil
         XCTAssertNil(weakPlayer)
         XCTAssertEqual(log.events, [.next(0), .next(1), .completed])
@@ -97,7 +122,9 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
         subscription.dispose()
         XCTAssertNil(weakCaptured)
         player.score = 5
+        settleObservations()
         player.score = 6
+        settleObservations()
         XCTAssertEqual(disposedLog.values, [0])
         XCTAssertEqual(keptLog.values, [0, 5, 6])
     }
@@ -111,6 +138,8 @@ final class ObservationFrameworkTests: ResourceCheckedTestCase {
             if value == 1 { player.score = 2 }
         })
         player.score = 1
+        settleObservations()
+        settleObservations()  // the set made by the observer
         XCTAssertEqual(log.values, [0, 1, 2])
     }
 
@@ -161,10 +190,12 @@ extension ObservationFrameworkTests {
         let log = EventLog<Int, Never>()
         let subscription = model.observe(\.value).record(into: log)
         model.value = 1
+        settleObservations()
         XCTAssertEqual(log.values, [0, 1])
         XCTAssertEqual(recorder.warnings.map(\.kind), [.noLifetimeStorage])
         subscription.dispose()
         model.value = 2
+        settleObservations()
         XCTAssertEqual(log.values, [0, 1])
     }
 }

@@ -1,0 +1,53 @@
+import Observation
+import Synchronization
+
+/// Watches an `@Observable` object's deinitialization through its registrar: a tracking of the
+/// subscription's private key path holds a token; the registrar releases it, unfired, when the object
+/// deinitializes (and `ended` runs), or fires it when the subscription pokes that key path on disposal
+/// (and `ended` does not run). Public API only.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+enum ObservableLifetimeWatch {
+    static func watch<Root: Observation.Observable>(
+        _ root: Root, registrar: ObservationRegistrar, key: KeyPath<Root, Void>,
+        ended: @escaping @Sendable () -> Void
+    ) {
+        let state = LifetimeWatchState()
+        let token = LifetimeToken {
+            if !state.fired.load(ordering: .acquiring) { ended() }
+        }
+        withObservationTracking(
+            { registrar.access(root, keyPath: key) },
+            onChange: {
+                state.fired.store(true, ordering: .releasing)
+                withExtendedLifetime(token) {}
+            })
+    }
+}
+
+/// What a lifetime watch calls when the observed object is gone (type-erased, so that the `@Sendable`
+/// callback captures no generic metatype).
+protocol FrameworkObservationEnding: AnyObject, Sendable {
+    /// Completes the subscription.
+    func end()
+    /// The subscription was disposed: removes its registrations from the object.
+    func cancel()
+}
+
+/// Whether a lifetime watch fired (the subscription was disposed) rather than being released.
+final class LifetimeWatchState: Sendable {
+    let fired = Atomic<Bool>(false)
+}
+
+/// Runs a closure when deinitialized.
+final class LifetimeToken: Sendable {
+    let resourceToken = ResourceToken()
+    let onDeinit: @Sendable () -> Void
+
+    init(_ onDeinit: @escaping @Sendable () -> Void) {
+        self.onDeinit = onDeinit
+    }
+
+    deinit {
+        onDeinit()
+    }
+}
