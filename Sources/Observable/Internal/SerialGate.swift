@@ -255,14 +255,21 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Called with `lock` held (and returns with it held): while the queue is full and another thread owns
     /// the gate, parks until the owner takes the batch. Gives up (queueing past the bound) when waiting
-    /// would close a cycle of waiting threads. Returns whether it parked (so the caller may take a gate
-    /// handed off to the parked senders).
+    /// would close a cycle of waiting threads. Returns whether the caller may take a gate handed off to the
+    /// senders waiting for room: it parked, or it found the full queue handed off with nobody draining it.
+    ///
+    /// The second case keeps the bound: while a handed-off gate waits for a woken sender to come back,
+    /// every other sender finding the queue full used to queue past the bound (nobody owns the gate, so
+    /// there is nobody to wait for), and on a loaded machine that window let the backlog overrun it. Now
+    /// the first of them takes the gate and drains, under `lock`, so at most one operation goes past it.
     @usableFromInline
     final func waitWhileBacklogFull(_ me: UInt) -> Bool {
         var parked = false
         while remote.count >= Self.backlogLimit {
-            let owner = word.load(ordering: .relaxed) & ~1
-            if owner == 0 || owner == me { return parked }
+            let state = word.load(ordering: .relaxed)
+            let owner = state & ~1
+            if owner == 0 { return parked || state == 1 }
+            if owner == me { return parked }
             guard
                 let wait = WaitGraph.shared.begin(
                     waitingFor: owner, breakable: true, parkingAddress: sendersAddress)
