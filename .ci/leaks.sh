@@ -37,6 +37,9 @@ skips+=(--skip "DemoTests\\.")
 # launch processes would show that as leaks allocated by the process bridge. BridgesLeakTests checks with
 # weak references that the bridge itself lets go of its subscription.
 skips+=(--skip "ProcessTests" --skip "BridgesLeakTests.test.*Process")
+# Swift Testing tests cannot call expectLiveSubscriptions (an XCTest method): the one whose hot marble
+# diagrams never end (a cycle of the test's making, as in the XCTest version it replaced) is listed here.
+skips+=(--skip "LoginViewModelTests/signingInShowsTheSpinner")
 
 status=0
 # exitcode=0: the test run's status reflects the tests; the leak verdict is made below from the report.

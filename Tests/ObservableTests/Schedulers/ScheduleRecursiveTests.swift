@@ -62,6 +62,7 @@ final class ScheduleRecursiveTests: XCTestCase {
         XCTAssertEqual(scheduler.pendingCount, 1)
         scheduler.advance()
         XCTAssertEqual(runs.value, 2)
+        kept.value = nil  // the box, captured by the action, holds the recursion: a cycle of the test's making
     }
 
     func testDisposingCancelsThePendingRunAndLaterReschedules() {
@@ -79,6 +80,7 @@ final class ScheduleRecursiveTests: XCTestCase {
         kept.value?()
         XCTAssertEqual(scheduler.run(), 0)
         XCTAssertEqual(runs.value, 1)
+        kept.value = nil  // the box, captured by the action, holds the recursion: a cycle of the test's making
     }
 
     func testDisposingBeforeTheFirstRunRunsNothing() {
