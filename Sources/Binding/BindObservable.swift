@@ -2,7 +2,7 @@ import Observation
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension Observation.Observable where Self: AnyObject {
-    /// Sets `keyPath` on this `@Observable` object to every value `source` sends — ``BindingTarget``'s
+    /// Sets `keyPath` on this `@Observable` object to every value `source` sends — `BindingTarget`'s
     /// `bind(_:to:)` for classes using Swift's Observation framework.
     ///
     /// The binding holds the object weakly — it never keeps it alive — and ends when `source`
@@ -10,7 +10,7 @@ extension Observation.Observable where Self: AnyObject {
     /// seen through the registrar the `@Observable` macro stores in it).
     ///
     /// Isolation: called from actor-isolated code (a `@MainActor` model or view, an actor), the binding
-    /// sets the property on that actor — each value hops there through an ``ActorScheduler`` (in
+    /// sets the property on that actor — each value hops there through an `ActorScheduler` (in
     /// order, after the send returns), so a `@MainActor` model bound to a signal that sends on a
     /// background thread is only ever set on the main actor. Called from nonisolated code, it sets the
     /// property on the thread where `source` sends; Swift does not let nonisolated code form a key path
@@ -42,10 +42,10 @@ extension Observation.Observable where Self: AnyObject {
     }
 
     /// A two-way terminal for the `@Observable` property at `keyPath`: it sends the property's value
-    /// now and after every change (``Observation/Observable/observe(_:)``), and sets the property to
+    /// now and after every change (`observe(_:)`), and sets the property to
     /// every value sent into it. Join it to another property's terminal with `<~>` (or
     /// ``ChannelTerminal/bind(to:)``) to keep the two in sync: an `@Observed` property's
-    /// (``KeyPathObservable/channel(_:)``) or a ``MutableProperty``'s (``MutableProperty/channel()``).
+    /// (`KeyPathObservable.channel(_:)`) or a `MutableProperty`'s (`MutableProperty.channel()`).
     ///
     /// The terminal holds the object weakly. The property is set as ``bind(_:to:isolation:)`` sets it:
     /// on the calling actor when called from actor-isolated code, else on the sending thread. The

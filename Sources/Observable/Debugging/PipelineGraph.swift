@@ -26,7 +26,7 @@ public struct PipelineGraph: Sendable, CustomStringConvertible {
         /// ```swift
         /// let subscribers = TetherDebug.graph().nodes.filter { $0.kind == .subscriber }
         /// ```
-        public enum Kind: String, Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
             /// Where events start: a subject, a property, a recipe (`Signal { … }`), `Signal(values:)`.
             case source
             /// A stage made by an operator (`map`, `combineLatest`, …).
