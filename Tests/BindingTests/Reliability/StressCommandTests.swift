@@ -56,10 +56,12 @@ final class StressCommandTests: ResourceCheckedTestCase {
         var repeats = 0
         var last: Bool?
         let lastSeen = Atomic<Int>(-1)  // mirrors `last` for polling from the test thread
+        let executingValues = Atomic<Int>(0)  // counted for polling from the test thread
         executing.onValue = { value in
             if let last, last == value { repeats += 1 }
             last = value
             lastSeen.store(value ? 1 : 0, ordering: .releasing)
+            executingValues.add(1, ordering: .releasing)
         }
         let executingSubscription = executing.subscribe(to: command.executing)
         let executions = GrammarMonitor<Signal<Int, Never>>()
@@ -99,9 +101,14 @@ final class StressCommandTests: ResourceCheckedTestCase {
             }
         }
         XCTAssertEqual(results.wait(timeout: .now() + 60), .success, "every execution ended")
-        // The outputs are delivered in order; `executing` = false comes last. Then disposing (which waits
-        // for a delivery in flight) makes the monitors' counts safe to read here.
-        waitUntil { !command.isExecuting && lastSeen.load(ordering: .acquiring) == 0 }
+        // The outputs are delivered in order, by one thread at a time, and may lag behind the executions
+        // (a descheduled delivering thread: each execution's own subscribers hear its end directly). So a
+        // `false` on `executing` may be an old one: wait for the last, the initial value plus a
+        // true/false pair per execution. Then disposing (which waits for a delivery in flight) makes the
+        // monitors' counts safe to read here.
+        let ranSoFar = gauge.started.load(ordering: .relaxed)
+        waitUntil { executingValues.load(ordering: .acquiring) >= 1 + 2 * ranSoFar }
+        XCTAssertFalse(command.isExecuting)
         executingSubscription.dispose()
         executionsSubscription.dispose()
         errorsSubscription.dispose()
@@ -118,6 +125,7 @@ final class StressCommandTests: ResourceCheckedTestCase {
         errors.assertWellFormed("errors")
         XCTAssertEqual(repeats, 0, "executing sent the same value twice in a row")
         XCTAssertEqual(last, false)
+        XCTAssertEqual(executingValues.load(ordering: .relaxed), 1 + 2 * ran, "executing: true, then false, per execution")
         XCTAssertEqual(executions.nextCount, ran, "one execution signal per execution that ran")
         XCTAssertEqual(errors.nextCount, failed.load(ordering: .relaxed), "one error per failed execution")
     }
