@@ -108,12 +108,16 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     @inlinable
     package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
         // While the graph is on, the stage is registered (and is the parent of the stages it starts).
-        // Only the debug info and the lifetime cross into out-of-line code: handing it `sink` or the
-        // handler, or calling the handler with another sink, would make their closures escape and cost
-        // every subscription a heap allocation and every event an indirect call, even while it is off.
-        // Events are recorded by named stages (`named(_:)`), whose closures escape anyway.
+        // Only the debug info crosses into out-of-line code: handing it `sink`, the handler or the
+        // lifetime, or calling the handler with another sink, would make them escape — every
+        // subscription a heap allocation (a lifetime that never escapes lives on the stack) and every
+        // event an indirect call, even while it is off. Events are recorded by named stages
+        // (`named(_:)`), whose closures escape anyway.
         var node: LiveSubscriptionNode?
-        if _slowPath(DebugSwitch.isTracking) { node = LiveSubscriptionNode.starting(debugInfo, in: lifetime) }
+        if _slowPath(DebugSwitch.isTracking) {
+            node = LiveSubscriptionNode.starting(debugInfo)
+            if let node { lifetime.add { node.didEnd() } }
+        }
         startHandler(sink, lifetime)
         if _slowPath(node != nil) { node.unsafelyUnwrapped.didStart() }
     }

@@ -2,9 +2,14 @@ extension LiveSubscriptionNode {
     /// Called by `Signal.start` while a debugging tool is on: forgets inputs read for nothing on this
     /// thread (the `signal` that `subscribe` read), and — while the graph is on and the signal has debug
     /// info — registers a node for the stage being started (removed when its subscription ends) and
-    /// returns it; `Signal.start` then calls ``didStart()`` once the stage has started.
+    /// returns it; `Signal.start` then adds ``didEnd()`` to the subscription's lifetime and calls
+    /// ``didStart()`` once the stage has started.
+    ///
+    /// The lifetime is not passed in: handing it to out-of-line code would make it escape for the
+    /// optimizer, and a subscription whose lifetime never escapes (a cold signal subscribed for its
+    /// values only) is allocated on the stack.
     @usableFromInline
-    static func starting(_ debugInfo: SignalDebugInfo?, in lifetime: CompositeDisposable) -> LiveSubscriptionNode? {
+    static func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
         let context = DebugThreadContext.current
         context.pendingInputs.removeAll(keepingCapacity: true)
         guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else { return nil }
@@ -17,12 +22,15 @@ extension LiveSubscriptionNode {
             info: debugInfo, downstream: downstream, subscriber: label, thread: context.name)
         LiveRegistry.shared.add(node)
         DebugTrace.recordInstant("subscribed", node: node, context: context)
-        lifetime.add {
-            LiveRegistry.shared.remove(node)
-            DebugTrace.recordInstant("disposed", node: node, context: DebugThreadContext.current)
-        }
         context.starting.append(node)
         return node
+    }
+
+    /// The stage's subscription ended: it leaves the graph.
+    @usableFromInline
+    func didEnd() {
+        LiveRegistry.shared.remove(self)
+        DebugTrace.recordInstant("disposed", node: self, context: DebugThreadContext.current)
     }
 
     /// The node of the stage described by `info` that is starting on this thread, if the graph is on.

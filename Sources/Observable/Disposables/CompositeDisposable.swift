@@ -247,8 +247,21 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         head?.child.dispose()
         for entry in tail { entry.child.dispose() }
         if disposingThread.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
-            ParkingLot.unparkAll(parkingAddress(of: self))
+            wakeWaitingDisposers()
         }
+    }
+
+    // The slow paths are out of line and declared `notEscaping`: they use this object's address as a
+    // number (the key waiters park on) and keep nothing. Otherwise the optimizer must assume that `self`
+    // escapes from every `dispose()`, and a subscription's lifetime that never leaves its subscriber (a
+    // cold signal subscribed for its values only) could not be allocated on the stack.
+
+    /// Wakes the threads waiting in a second `dispose()`.
+    @usableFromInline
+    @_effects(notEscaping self.**)
+    @inline(never)
+    func wakeWaitingDisposers() {
+        ParkingLot.unparkAll(parkingAddress(of: self))
     }
 
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
@@ -260,6 +273,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     @usableFromInline
+    @_effects(notEscaping self.**)
+    @inline(never)
     func waitForDisposerSlow(_ disposer: UInt) {
         // Flag the wait (bit 0), unless the first disposer finished meanwhile.
         var word = disposingThread.load(ordering: .relaxed)

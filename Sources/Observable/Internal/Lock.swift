@@ -43,7 +43,11 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
+    // `notEscaping`: the slow paths use the lock's address as a number (the key it parks on) and keep
+    // nothing. Without the declaration the optimizer must assume the address escapes, and with it the
+    // object holding the lock: no object with a lock could ever be allocated on the stack.
     @usableFromInline
+    @_effects(notEscaping self.**)
     package func lockSlow() {
         // A short bounded retry: most critical sections here are a few stores long.
         for _ in 0..<16 {
@@ -73,6 +77,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     }
 
     @usableFromInline
+    @_effects(notEscaping self.**)
     package func unlockSlow() {
         ParkingLot.unparkOne(address)
     }
