@@ -257,6 +257,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     // cold signal subscribed for its values only) could not be allocated on the stack.
 
     /// Wakes the threads waiting in a second `dispose()`.
+    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
+    // swift-format-ignore
     @usableFromInline
     @_effects(notEscaping self.**)
     @inline(never)
@@ -272,6 +274,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         waitForDisposerSlow(disposer)
     }
 
+    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
+    // swift-format-ignore
     @usableFromInline
     @_effects(notEscaping self.**)
     @inline(never)

@@ -46,6 +46,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     // `notEscaping`: the slow paths use the lock's address as a number (the key it parks on) and keep
     // nothing. Without the declaration the optimizer must assume the address escapes, and with it the
     // object holding the lock: no object with a lock could ever be allocated on the stack.
+    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
+    // swift-format-ignore
     @usableFromInline
     @_effects(notEscaping self.**)
     package func lockSlow() {
@@ -76,6 +78,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         }
     }
 
+    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
+    // swift-format-ignore
     @usableFromInline
     @_effects(notEscaping self.**)
     package func unlockSlow() {

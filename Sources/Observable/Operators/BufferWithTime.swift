@@ -24,12 +24,8 @@ extension SignalConvertible where Value: Sendable {
     public func buffer<S: Scheduler>(_ interval: Duration, on scheduler: S) -> Signal<[Value], Failure> {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
             var buffered: [Value] = []
-            var generation: UInt64 = 0
-            let timer = SerialDisposable()
-            // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
-            weak var weakMailbox: Mailbox<TimerInput<Value, Failure>>?
             /// Sends what is buffered, if anything. Returns whether the subscription is still alive.
             func flush() -> Bool {
                 if buffered.isEmpty { return true }
@@ -38,15 +34,11 @@ extension SignalConvertible where Value: Sendable {
                 sink.send(.next(values))
                 return !lifetime.isDisposed
             }
-            let mailbox = Mailbox<TimerInput<Value, Failure>>(lifetime: lifetime) { input in
+            return { input in
                 switch input {
                 case .upstream(.next(let value)):
-                    if buffered.isEmpty, let mailbox = weakMailbox {
-                        // The first value of a buffer starts its timer.
-                        generation &+= 1
-                        let armed = generation
-                        timer.inner = scheduler.schedule(after: interval) { mailbox.post(.timer(armed)) }
-                    }
+                    // The first value of a buffer starts its timer.
+                    if buffered.isEmpty { timer.arm(after: interval) }
                     buffered.append(value)
                 case .upstream(.error(let failure)):
                     buffered = []
@@ -56,8 +48,7 @@ extension SignalConvertible where Value: Sendable {
                     guard flush() else { return }
                     sink.send(.completed)
                     lifetime.dispose()
-                case .timer(let armed):
-                    guard armed == generation else { return }
+                case .timerFired:
                     _ = flush()
                 case .sourceGone:
                     // The source went away without a terminal event: nothing more can come. Send what is
@@ -66,15 +57,6 @@ extension SignalConvertible where Value: Sendable {
                     lifetime.dispose()
                 }
             }
-            weakMailbox = mailbox
-            lifetime.add(timer)
-            // The source's completion must reach the handler even while a timer delivery runs on another
-            // thread: the source gets a lifetime of its own.
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            // After a terminal event this arrives too late to matter (the subscription has ended).
-            source.add { mailbox.post(.sourceGone) }
-            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
-        })
+        }
     }
 }

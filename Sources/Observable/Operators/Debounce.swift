@@ -51,24 +51,18 @@ extension SignalConvertible where Value: Sendable {
     ) -> Signal<Value, Failure> {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
             var state = DebounceState<Value>()
-            let timer = SerialDisposable()
-            // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
-            weak var weakMailbox: Mailbox<TimerInput<Value, Failure>>?
-            let mailbox = Mailbox<TimerInput<Value, Failure>>(lifetime: lifetime) { input in
+            return { input in
                 switch input {
                 case .upstream(.next(let value)):
                     if shouldWait(value) {
-                        let generation = state.receive(value)
-                        if let mailbox = weakMailbox {
-                            // Replacing the timer cancels the previous one.
-                            timer.inner = scheduler.schedule(after: interval) { mailbox.post(.timer(generation)) }
-                        }
+                        state.receive(value)
+                        timer.arm(after: interval)  // replacing the timer cancels the previous one
                     } else {
                         // RAC drops the waiting value and sends this one at once.
                         state.reset()
-                        timer.inner = nil
+                        timer.cancel()
                         sink.send(.next(value))
                     }
                 case .upstream(.error(let failure)):
@@ -82,8 +76,8 @@ extension SignalConvertible where Value: Sendable {
                     }
                     sink.send(.completed)
                     lifetime.dispose()
-                case .timer(let generation):
-                    if let value = state.timerFired(generation) {
+                case .timerFired:
+                    if let value = state.timerFired() {
                         sink.send(.next(value))
                     }
                 case .sourceGone:
@@ -94,71 +88,43 @@ extension SignalConvertible where Value: Sendable {
                     lifetime.dispose()
                 }
             }
-            weakMailbox = mailbox
-            lifetime.add(timer)
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            // After a terminal event this arrives too late to matter (the subscription has ended).
-            source.add { mailbox.post(.sourceGone) }
-            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
-        })
+        }
     }
 }
 
-/// What a timer-driven operator's subscription reacts to: an event from the source, or one of its
-/// timers firing (identified by a generation, so a timer that fires just as it was replaced is ignored).
-@usableFromInline
-enum TimerInput<Value, Failure: Error> {
-    case upstream(Event<Value, Failure>)
-    case timer(UInt64)
-    /// The source's subscription ended without a terminal event: nothing more can come.
-    case sourceGone
-}
-
-/// The state of one ``SignalConvertible/debounce(_:on:)`` subscription, as a value.
-///
-/// - `idle`: nothing waits.
-/// - `waiting`: a value waits for the quiet period armed with `generation` to end.
+/// The state of one ``SignalConvertible/debounce(_:on:)`` subscription, as a value: whether a value
+/// waits for its quiet period to end. (Which timer is current is the scaffold's business: a replaced
+/// timer's firing never arrives.)
 @usableFromInline
 struct DebounceState<Value> {
-    @usableFromInline enum State {
-        case idle
-        case waiting(Value, generation: UInt64)
-    }
-
-    @usableFromInline var state = State.idle
-    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var waiting: Value?
 
     @inlinable
     init() {}
 
-    /// A new value replaces any waiting one. Returns the generation of the timer to arm for it.
+    /// A new value replaces any waiting one; the caller arms the timer for it.
     @inlinable
-    mutating func receive(_ value: Value) -> UInt64 {
-        generation &+= 1
-        state = .waiting(value, generation: generation)
-        return generation
+    mutating func receive(_ value: Value) {
+        waiting = value
     }
 
-    /// The timer armed with `generation` fired: the value to send, if it is still the waiting one.
+    /// The quiet period ended: the value to send, if one waits.
     @inlinable
-    mutating func timerFired(_ generation: UInt64) -> Value? {
-        guard case .waiting(let value, let armed) = state, armed == generation else { return nil }
-        state = .idle
-        return value
+    mutating func timerFired() -> Value? {
+        defer { waiting = nil }
+        return waiting
     }
 
     /// The source completed: the value to send before the completion, if one waits.
     @inlinable
     mutating func finish() -> Value? {
-        guard case .waiting(let value, _) = state else { return nil }
-        state = .idle
-        return value
+        defer { waiting = nil }
+        return waiting
     }
 
-    /// The source failed: the waiting value is dropped.
+    /// The source failed, or a value that does not wait arrived: the waiting value is dropped.
     @inlinable
     mutating func reset() {
-        state = .idle
+        waiting = nil
     }
 }

@@ -30,22 +30,12 @@ extension SignalConvertible where Value: Sendable {
     {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
             var state = ThrottleState<Value>(latest: latest)
-            let timer = SerialDisposable()
-            // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
-            weak var weakMailbox: Mailbox<TimerInput<Value, Failure>>?
-            var generation: UInt64 = 0
             // Set when the source went away without a terminal event: end like a completion, but quietly.
             var endsQuietly = false
             var sourceCompleted = false
-            func openWindow() {
-                guard let mailbox = weakMailbox else { return }
-                generation &+= 1
-                let armed = generation
-                timer.inner = scheduler.schedule(after: interval) { mailbox.post(.timer(armed)) }
-            }
-            let mailbox = Mailbox<TimerInput<Value, Failure>>(lifetime: lifetime) { input in
+            return { input in
                 let action: ThrottleState<Value>.Action
                 switch input {
                 case .upstream(.next(let value)):
@@ -58,8 +48,7 @@ extension SignalConvertible where Value: Sendable {
                 case .upstream(.completed):
                     sourceCompleted = true
                     action = state.complete()
-                case .timer(let armed):
-                    guard armed == generation else { return }
+                case .timerFired:
                     action = state.windowEnded()
                 case .sourceGone:
                     // After a completion (which may wait for the window's end), the source's end is no news.
@@ -71,7 +60,7 @@ extension SignalConvertible where Value: Sendable {
                 case .none:
                     break
                 case .send(let value):
-                    openWindow()
+                    timer.arm(after: interval)  // the window opened by this value
                     sink.send(.next(value))
                 case .complete:
                     if !endsQuietly { sink.send(.completed) }
@@ -83,16 +72,7 @@ extension SignalConvertible where Value: Sendable {
                     lifetime.dispose()
                 }
             }
-            weakMailbox = mailbox
-            lifetime.add(timer)
-            // A completion waits for the window's end: the source gets a lifetime of its own, so that its
-            // terminal event does not end the subscription first.
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            // The source went away, with or without a terminal event (the handler tells them apart).
-            source.add { mailbox.post(.sourceGone) }
-            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
-        })
+        }
     }
 }
 
@@ -181,3 +161,5 @@ struct ThrottleState<Value> {
         state = .finished
     }
 }
+
+extension ThrottleState.Action: Equatable where Value: Equatable {}

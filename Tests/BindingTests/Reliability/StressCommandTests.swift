@@ -125,7 +125,8 @@ final class StressCommandTests: ResourceCheckedTestCase {
         errors.assertWellFormed("errors")
         XCTAssertEqual(repeats, 0, "executing sent the same value twice in a row")
         XCTAssertEqual(last, false)
-        XCTAssertEqual(executingValues.load(ordering: .relaxed), 1 + 2 * ran, "executing: true, then false, per execution")
+        XCTAssertEqual(
+            executingValues.load(ordering: .relaxed), 1 + 2 * ran, "executing: true, then false, per execution")
         XCTAssertEqual(executions.nextCount, ran, "one execution signal per execution that ran")
         XCTAssertEqual(errors.nextCount, failed.load(ordering: .relaxed), "one error per failed execution")
     }

@@ -1,0 +1,100 @@
+/// What the handler of a timer-driven operator (`debounce`, `throttle`, `buffer(_:on:)`) reacts to.
+@usableFromInline
+enum TimedInput<Value, Failure: Error> {
+    /// An event of the source.
+    case upstream(Event<Value, Failure>)
+    /// The timer armed last fired. A timer that was replaced or cancelled never arrives, even when it
+    /// fired just as it was replaced.
+    case timerFired
+    /// The source's subscription ended: after its terminal event (which arrived first), or without one
+    /// (the source went away: nothing more can come).
+    case sourceGone
+}
+
+/// The one timer of a timer-driven operator's subscription, used from its handler only.
+///
+/// Arming replaces (and cancels) the timer armed before. Each arming has a generation, and only a firing
+/// of the current generation reaches the handler, so a timer that fires on the scheduler's thread while
+/// the handler replaces it is ignored.
+@usableFromInline
+final class OperatorTimer<S: Scheduler>: @unchecked Sendable {
+    // Safety: `generation` and `fire` are touched only inside the operator's mailbox handler (and
+    // `fire` once before the source starts); `slot` is thread-safe.
+    @usableFromInline let scheduler: S
+    @usableFromInline let slot = SerialDisposable()
+    @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
+    /// Posts a firing into the operator's mailbox (which it references weakly: the mailbox's handler
+    /// holds this timer).
+    @usableFromInline @exclusivity(unchecked) var fire: (@Sendable (UInt64) -> Void)?
+
+    @inlinable
+    init(scheduler: S) {
+        self.scheduler = scheduler
+    }
+
+    /// Arms the timer to fire after `interval`, replacing the one armed before.
+    @inlinable
+    func arm(after interval: Duration) {
+        generation &+= 1
+        guard let fire else { return }
+        let armed = generation
+        slot.inner = scheduler.schedule(after: interval) { fire(armed) }
+    }
+
+    /// Cancels the armed timer, if any.
+    @inlinable
+    func cancel() {
+        generation &+= 1
+        slot.inner = nil
+    }
+}
+
+extension Signal {
+    /// The scaffold of a timer-driven operator: one handler that receives the source's events, the
+    /// firings of one re-armable timer and the source's end, one at a time (through a ``Mailbox``), with
+    /// no lock held while it runs.
+    ///
+    /// `makeHandler` runs once per subscription, with the downstream sink, the subscription's lifetime and
+    /// its timer; the handler it returns keeps its state in the variables it captures. The source runs in
+    /// a lifetime of its own, so that its terminal event reaches the handler even while a timer firing is
+    /// being handled on another thread, and the operator decides when the subscription ends: the handler
+    /// calls `lifetime.dispose()` after sending a terminal event, and on `.sourceGone` when it ends
+    /// quietly. Disposing the subscription cancels the timer.
+    @inlinable
+    static func timerDriven<Upstream, S: Scheduler>(
+        by upstream: Signal<Upstream, Failure>,
+        on scheduler: S,
+        _ makeHandler:
+            @escaping (Sink<Value, Failure>, CompositeDisposable, OperatorTimer<S>)
+            -> (TimedInput<Upstream, Failure>) -> Void
+    ) -> Signal {
+        Signal(unsafeStart: { sink, lifetime in
+            let timer = OperatorTimer(scheduler: scheduler)
+            let handle = makeHandler(sink, lifetime, timer)
+            let mailbox = Mailbox<TimerDrivenOp<Upstream, Failure>>(lifetime: lifetime) { op in
+                switch op {
+                case .upstream(let event): handle(.upstream(event))
+                case .timer(let armed): if armed == timer.generation { handle(.timerFired) }
+                case .sourceGone: handle(.sourceGone)
+                }
+            }
+            timer.fire = { [weak mailbox] armed in mailbox?.post(.timer(armed)) }
+            lifetime.add(timer.slot)
+            let source = CompositeDisposable(partOf: lifetime)
+            lifetime.add(source)
+            // After a terminal event this arrives too late to matter (the handler has ended the subscription)
+            // or is told apart by the handler (an operator whose completion waits for its timer).
+            source.add { mailbox.post(.sourceGone) }
+            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
+        })
+    }
+}
+
+/// What a timer-driven operator posts into its mailbox: a source event, a firing of the timer armed with
+/// a generation, or the source's end.
+@usableFromInline
+enum TimerDrivenOp<Value, Failure: Error> {
+    case upstream(Event<Value, Failure>)
+    case timer(UInt64)
+    case sourceGone
+}
