@@ -59,34 +59,37 @@ extension Signal {
     /// a lifetime of its own, so that its terminal event reaches the handler even while a timer firing is
     /// being handled on another thread, and the operator decides when the subscription ends: the handler
     /// calls `lifetime.dispose()` after sending a terminal event, and on `.sourceGone` when it ends
-    /// quietly. Disposing the subscription cancels the timer.
+    /// quietly. Disposing the subscription cancels the timer. `function` and `file` name the operator for
+    /// the debugging tools (see `Signal(unsafeStart:)`).
     @inlinable
     static func timerDriven<Upstream, S: Scheduler>(
         by upstream: Signal<Upstream, Failure>,
         on scheduler: S,
+        function: StaticString = #function, file: StaticString = #fileID,
         _ makeHandler:
             @escaping (Sink<Value, Failure>, CompositeDisposable, OperatorTimer<S>)
             -> (TimedInput<Upstream, Failure>) -> Void
     ) -> Signal {
-        Signal(unsafeStart: { sink, lifetime in
-            let timer = OperatorTimer(scheduler: scheduler)
-            let handle = makeHandler(sink, lifetime, timer)
-            let mailbox = Mailbox<TimerDrivenOp<Upstream, Failure>>(lifetime: lifetime) { op in
-                switch op {
-                case .upstream(let event): handle(.upstream(event))
-                case .timer(let armed): if armed == timer.generation { handle(.timerFired) }
-                case .sourceGone: handle(.sourceGone)
+        Signal(
+            unsafeStart: { sink, lifetime in
+                let timer = OperatorTimer(scheduler: scheduler)
+                let handle = makeHandler(sink, lifetime, timer)
+                let mailbox = Mailbox<TimerDrivenOp<Upstream, Failure>>(lifetime: lifetime) { op in
+                    switch op {
+                    case .upstream(let event): handle(.upstream(event))
+                    case .timer(let armed): if armed == timer.generation { handle(.timerFired) }
+                    case .sourceGone: handle(.sourceGone)
+                    }
                 }
-            }
-            timer.fire = { [weak mailbox] armed in mailbox?.post(.timer(armed)) }
-            lifetime.add(timer.slot)
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            // After a terminal event this arrives too late to matter (the handler has ended the subscription)
-            // or is told apart by the handler (an operator whose completion waits for its timer).
-            source.add { mailbox.post(.sourceGone) }
-            upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
-        })
+                timer.fire = { [weak mailbox] armed in mailbox?.post(.timer(armed)) }
+                lifetime.add(timer.slot)
+                let source = CompositeDisposable(partOf: lifetime)
+                lifetime.add(source)
+                // After a terminal event this arrives too late to matter (the handler has ended the subscription)
+                // or is told apart by the handler (an operator whose completion waits for its timer).
+                source.add { mailbox.post(.sourceGone) }
+                upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
+            }, function: function, file: file)
     }
 }
 

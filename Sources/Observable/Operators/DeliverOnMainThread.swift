@@ -27,28 +27,13 @@ extension SignalConvertible where Value: Sendable {
     /// ```
     public func deliverOnMainThread() -> Signal<Value, Failure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            // `nil`: the source went away without a terminal event (see `deliver(on:)`).
-            let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
-                guard let event = input else {
-                    lifetime.dispose()
-                    return
-                }
-                sink.send(event)
-                if event.isTerminal { lifetime.dispose() }
-            }
-            let delivery = MainThreadDelivery(mailbox: mailbox)
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            source.add { delivery.enqueue(nil) }
-            upstream.start(Sink { delivery.enqueue($0) }, in: source)
-        })
+        return Signal.handingEvents(of: upstream) { mailbox, _ in MainThreadDelivery(mailbox: mailbox) }
     }
 }
 
 /// The hand-off of ``SignalConvertible/deliverOnMainThread()``: counts the events not yet delivered, so
 /// that an event sent on the main queue with none waiting goes out at once and the others keep order.
-final class MainThreadDelivery<Value: Sendable, Failure: Error>: Sendable {
+final class MainThreadDelivery<Value: Sendable, Failure: Error>: EventHandOff {
     let mailbox: Mailbox<Event<Value, Failure>?>
     /// Events handed over but not yet delivered.
     let waiting = Atomic<Int>(0)

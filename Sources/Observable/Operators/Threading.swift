@@ -22,27 +22,11 @@ extension SignalConvertible where Value: Sendable {
     @inlinable
     public func deliver<S: Scheduler>(on scheduler: S) -> Signal<Value, Failure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            // `nil`: the source went away; after a terminal event it arrives too late to matter.
-            let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
-                guard let event = input else {
-                    // No terminal event came and none can come any more: end quietly, which frees the
-                    // subscription (events queued before went out first).
-                    lifetime.dispose()
-                    return
-                }
-                sink.send(event)
-                if event.isTerminal { lifetime.dispose() }
-            }
+        return Signal.handingEvents(of: upstream) { mailbox, lifetime in
             let queue = DeliveryQueue(scheduler: scheduler, mailbox: mailbox)
             lifetime.add(queue)
-            // The source's terminal event would dispose the lifetime it runs in before the scheduler
-            // delivered what is still queued: give it a child of its own.
-            let source = CompositeDisposable(partOf: lifetime)
-            lifetime.add(source)
-            source.add { queue.enqueue(nil) }
-            upstream.start(Sink { queue.enqueue($0) }, in: source)
-        })
+            return queue
+        }
     }
 
     /// Starts the subscription — the source's recipe and its side effects — on `scheduler`
@@ -90,7 +74,8 @@ extension SignalConvertible where Value: Sendable {
 /// the event is sent, is what keeps the order of events across signals that deliver on the same
 /// scheduler (RAC 2.5's `deliverOn:` schedules each event). Disposal cancels what is still scheduled.
 @usableFromInline
-final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Disposable, @unchecked Sendable {
+final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: EventHandOff, Disposable, @unchecked Sendable
+{
     // Safety: the mutable state is guarded by `lock`, which is never held while anything runs;
     // `scheduler` and `mailbox` are Sendable.
     @usableFromInline let lock = Lock()
@@ -176,5 +161,51 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: Dispos
         scheduled = [:]
         lock.unlock()
         for item in work.values { item.dispose() }
+    }
+}
+
+/// How an operator that delivers elsewhere (``SignalConvertible/deliver(on:)``,
+/// ``SignalConvertible/deliverOnMainThread()``) hands the source's events over to its mailbox.
+@usableFromInline
+protocol EventHandOff<Value, Failure>: Sendable {
+    associatedtype Value
+    associatedtype Failure: Error
+    /// Hands `event` over (`nil`: the source's subscription ended; after a terminal event it arrives
+    /// too late to matter).
+    func enqueue(_ event: Event<Value, Failure>?)
+}
+
+extension Signal {
+    /// The scaffold of an operator that delivers the source's events elsewhere: `makeHandOff` gets the
+    /// mailbox that sends them downstream (and ends the subscription after a terminal event) and the
+    /// subscription's lifetime, and returns what hands the events over to that mailbox.
+    ///
+    /// `function` and `file` name the operator for the debugging tools (see `Signal(unsafeStart:)`).
+    ///
+    /// The source runs in a lifetime of its own: its terminal event would otherwise dispose the
+    /// subscription before what is still queued was delivered. When it ends without a terminal event,
+    /// nothing more can come: the subscription ends quietly once what was queued before went out.
+    @inlinable
+    static func handingEvents<HandOff: EventHandOff>(
+        of upstream: Signal,
+        function: StaticString = #function, file: StaticString = #fileID,
+        _ makeHandOff: @escaping (Mailbox<Event<Value, Failure>?>, CompositeDisposable) -> HandOff
+    ) -> Signal where HandOff.Value == Value, HandOff.Failure == Failure {
+        Signal(
+            unsafeStart: { sink, lifetime in
+                let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
+                    guard let event = input else {
+                        lifetime.dispose()
+                        return
+                    }
+                    sink.send(event)
+                    if event.isTerminal { lifetime.dispose() }
+                }
+                let handOff = makeHandOff(mailbox, lifetime)
+                let source = CompositeDisposable(partOf: lifetime)
+                lifetime.add(source)
+                source.add { handOff.enqueue(nil) }
+                upstream.start(Sink { handOff.enqueue($0) }, in: source)
+            }, function: function, file: file)
     }
 }

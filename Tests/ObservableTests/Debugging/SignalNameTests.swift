@@ -76,5 +76,14 @@ final class SignalNameTests: DebugTestCase {
         let flattened = outer.flatMap { Signal(value: $0) }
         XCTAssertEqual(flattened.description, "outer.flatten", "flatMap's signal is made by the flatten helper")
         XCTAssertEqual(outer.deliver(on: ImmediateScheduler()).description, "outer.deliver")
+        XCTAssertEqual(outer.deliverOnMainThread().description, "outer.deliverOnMainThread")
+    }
+
+    func testNamesCarryThroughTheTimerDrivenOperators() {
+        let scheduler = TestScheduler()
+        let typing = Subject<Int, Never>().named("typing")
+        XCTAssertEqual(typing.debounce(.seconds(1), on: scheduler).description, "typing.debounce")
+        XCTAssertEqual(typing.throttle(.seconds(1), latest: true, on: scheduler).description, "typing.throttle")
+        XCTAssertEqual(typing.buffer(.seconds(1), on: scheduler).description, "typing.buffer")
     }
 }
