@@ -48,3 +48,69 @@ extension Signal {
         return true
     }
 }
+
+/// The logic of a two-input operator (`combineLatest`, `zip`, `withLatestFrom`, `sample`), one object
+/// per subscription, driven by ``Signal/combining(_:_:startingSecond:function:file:logic:)``.
+///
+/// A type rather than a closure: the scaffold is specialized for it, so `receive` is called directly
+/// (and inlined) in the mailbox's handler. A handler closure made per subscription cost `combineLatest`
+/// 7–8 % more instructions per value, in an indirect call, a reabstraction thunk and its context.
+@usableFromInline
+protocol TwoInputLogic<First, Second, Output, Failure>: AnyObject {
+    associatedtype First
+    associatedtype Second
+    associatedtype Output
+    associatedtype Failure: Error
+    /// An input's value or completion (failures and inputs going away are the scaffold's). Runs one at a
+    /// time, inside the operator's mailbox; calls `lifetime.dispose()` after sending a terminal event.
+    func receive(
+        _ input: BinaryInput<First, Second, Failure>, sink: Sink<Output, Failure>, lifetime: CompositeDisposable)
+}
+
+extension Signal {
+    /// The scaffold of a two-input operator: both inputs post into one ``Mailbox``, so the logic runs
+    /// one input at a time, with no lock held.
+    ///
+    /// `logic` is evaluated once per subscription. The scaffold handles what every such operator does
+    /// alike: a failure of either input is sent on and ends the subscription, and once both inputs'
+    /// sources are gone without ending it (they went away without a terminal event) it ends quietly.
+    /// `second` starts first when `startingSecond` (say, `withLatestFrom`: a synchronous latest value
+    /// must be there for the first value). `function` and `file` name the operator for the debugging
+    /// tools (see `Signal(unsafeStart:)`).
+    @inlinable
+    static func combining<Logic: TwoInputLogic>(
+        _ first: Signal<Logic.First, Failure>, _ second: Signal<Logic.Second, Failure>,
+        startingSecond: Bool = false,
+        function: StaticString = #function, file: StaticString = #fileID,
+        logic makeLogic: @autoclosure @escaping () -> Logic
+    ) -> Signal where Logic.Output == Value, Logic.Failure == Failure {
+        Signal(
+            unsafeStart: { sink, lifetime in
+                let logic = makeLogic()
+                let live = StateBox(2)
+                let mailbox = Mailbox<BinaryInput<Logic.First, Logic.Second, Failure>>(lifetime: lifetime) { input in
+                    switch input {
+                    case .first(.error(let failure)), .second(.error(let failure)):
+                        sink.send(.error(failure))
+                        lifetime.dispose()
+                    case .gone:
+                        live.value -= 1
+                        if live.value == 0 { lifetime.dispose() }
+                    default:
+                        logic.receive(input, sink: sink, lifetime: lifetime)
+                    }
+                }
+                let firstSink = Sink<Logic.First, Failure> { mailbox.post(.first($0)) }
+                let secondSink = Sink<Logic.Second, Failure> { mailbox.post(.second($0)) }
+                if startingSecond {
+                    guard second.startAsInput(in: lifetime, sink: secondSink, gone: { mailbox.post(.gone) })
+                    else { return }
+                    first.startAsInput(in: lifetime, sink: firstSink, gone: { mailbox.post(.gone) })
+                } else {
+                    guard first.startAsInput(in: lifetime, sink: firstSink, gone: { mailbox.post(.gone) })
+                    else { return }
+                    second.startAsInput(in: lifetime, sink: secondSink, gone: { mailbox.post(.gone) })
+                }
+            }, function: function, file: file)
+    }
+}

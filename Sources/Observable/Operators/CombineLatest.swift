@@ -27,59 +27,50 @@ extension SignalConvertible {
     ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
         let first = signal
         let second = other.signal
-        return Signal(unsafeStart: { sink, lifetime in
-            let state = CombineLatestPairState<Value, Other.Value>()
-            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .first(.next(let value)):
-                    state.first = value
-                    if let latest = state.second { sink.send(.next((value, latest))) }
-                case .second(.next(let value)):
-                    state.second = value
-                    if let latest = state.first { sink.send(.next((latest, value))) }
-                case .first(.error(let failure)), .second(.error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .first(.completed):
-                    state.firstCompleted = true
-                    if state.secondCompleted {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    }
-                case .second(.completed):
-                    state.secondCompleted = true
-                    if state.firstCompleted {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    }
-                case .gone:
-                    state.live -= 1
-                    if state.live == 0 { lifetime.dispose() }
-                }
-            }
-            guard
-                first.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
-            else { return }
-            second.startAsInput(
-                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
-        })
+        return Signal.combining(first, second, logic: CombineLatestPair<Value, Other.Value, Failure>())
     }
 }
 
-/// The per-subscription state of a two-input `combineLatest`, touched only from its mailbox's handler
-/// (a class with unchecked exclusivity: see ``StateBox``).
+/// The logic of a two-input `combineLatest`: one per subscription, driven by its mailbox (a class
+/// with unchecked exclusivity: see ``StateBox``).
 @usableFromInline
-final class CombineLatestPairState<First, Second> {
+final class CombineLatestPair<First, Second, Failure: Error>: TwoInputLogic {
     @usableFromInline @exclusivity(unchecked) var first: First?
     @usableFromInline @exclusivity(unchecked) var second: Second?
     @usableFromInline @exclusivity(unchecked) var firstCompleted = false
     @usableFromInline @exclusivity(unchecked) var secondCompleted = false
-    /// Inputs whose subscription is still alive.
-    @usableFromInline @exclusivity(unchecked) var live = 2
 
     @inlinable
     init() {}
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(
+        _ input: BinaryInput<First, Second, Failure>, sink: Sink<(First, Second), Failure>,
+        lifetime: CompositeDisposable
+    ) {
+        switch input {
+        case .first(.next(let value)):
+            first = value
+            if let latest = second { sink.send(.next((value, latest))) }
+        case .second(.next(let value)):
+            second = value
+            if let latest = first { sink.send(.next((latest, value))) }
+        case .first(.completed):
+            firstCompleted = true
+            if secondCompleted {
+                sink.send(.completed)
+                lifetime.dispose()
+            }
+        case .second(.completed):
+            secondCompleted = true
+            if firstCompleted {
+                sink.send(.completed)
+                lifetime.dispose()
+            }
+        case .first(.error), .second(.error), .gone:
+            break  // the scaffold's
+        }
+    }
 }
 
 extension Signal {

@@ -133,35 +133,9 @@ extension SignalConvertible {
     ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
         let source = signal
         let latestSource = other.signal
-        return Signal(unsafeStart: { sink, lifetime in
-            var latest: Other.Value?
-            var live = 2
-            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .first(.next(let value)):
-                    if let latest { sink.send(.next((value, latest))) }
-                case .second(.next(let value)):
-                    latest = value
-                case .first(.error(let failure)), .second(.error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .first(.completed):
-                    sink.send(.completed)
-                    lifetime.dispose()
-                case .second(.completed):
-                    break
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                }
-            }
-            guard
-                latestSource.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
-            else { return }
-            source.startAsInput(
-                in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
-        })
+        // The latest source starts first: a value it sends synchronously is there for the first value.
+        return Signal.combining(
+            source, latestSource, startingSecond: true, logic: WithLatestFrom<Value, Other.Value, Failure>())
     }
 
     /// Sends each value together with the value before it; the first value is paired with
@@ -218,33 +192,7 @@ extension SignalConvertible {
     ) -> Signal<Value, Failure> where Sampler.Failure == Failure {
         let source = signal
         let trigger = sampler.signal
-        return Signal(unsafeStart: { sink, lifetime in
-            var latest: Value?
-            var live = 2
-            let mailbox = Mailbox<BinaryInput<Value, Sampler.Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .first(.next(let value)):
-                    latest = value
-                case .second(.next):
-                    if let latest { sink.send(.next(latest)) }
-                case .first(.error(let failure)), .second(.error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .first(.completed), .second(.completed):
-                    sink.send(.completed)
-                    lifetime.dispose()
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                }
-            }
-            guard
-                source.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
-            else { return }
-            trigger.startAsInput(
-                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
-        })
+        return Signal.combining(source, trigger, logic: SampleOn<Value, Sampler.Value, Failure>())
     }
 }
 
@@ -320,5 +268,58 @@ extension Signal {
                 if !started { return }
             }
         })
+    }
+}
+
+/// The logic of ``SignalConvertible/withLatestFrom(_:)``: one per subscription, driven by its mailbox.
+@usableFromInline
+final class WithLatestFrom<Value, Latest, Failure: Error>: TwoInputLogic {
+    @usableFromInline @exclusivity(unchecked) var latest: Latest?
+
+    @inlinable
+    init() {}
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(
+        _ input: BinaryInput<Value, Latest, Failure>, sink: Sink<(Value, Latest), Failure>,
+        lifetime: CompositeDisposable
+    ) {
+        switch input {
+        case .first(.next(let value)):
+            if let latest { sink.send(.next((value, latest))) }
+        case .second(.next(let value)):
+            latest = value
+        case .first(.completed):
+            sink.send(.completed)
+            lifetime.dispose()
+        case .second(.completed), .first(.error), .second(.error), .gone:
+            break  // the other's completion changes nothing; the rest is the scaffold's
+        }
+    }
+}
+
+/// The logic of ``SignalConvertible/sample(on:)``: one per subscription, driven by its mailbox.
+@usableFromInline
+final class SampleOn<Value, Trigger, Failure: Error>: TwoInputLogic {
+    @usableFromInline @exclusivity(unchecked) var latest: Value?
+
+    @inlinable
+    init() {}
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(
+        _ input: BinaryInput<Value, Trigger, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable
+    ) {
+        switch input {
+        case .first(.next(let value)):
+            latest = value
+        case .second(.next):
+            if let latest { sink.send(.next(latest)) }
+        case .first(.completed), .second(.completed):
+            sink.send(.completed)
+            lifetime.dispose()
+        case .first(.error), .second(.error), .gone:
+            break  // the scaffold's
+        }
     }
 }

@@ -28,60 +28,17 @@ extension SignalConvertible {
     ) -> Signal<(Value, Other.Value), Failure> where Other.Failure == Failure {
         let first = signal
         let second = other.signal
-        return Signal(unsafeStart: { sink, lifetime in
-            let state = ZipPairState<Value, Other.Value>()
-            let mailbox = Mailbox<BinaryInput<Value, Other.Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .first(.next(let value)):
-                    if state.second.isEmpty {
-                        state.first.append(value)
-                        return
-                    }
-                    sink.send(.next((value, state.second.removeFirst())))
-                case .second(.next(let value)):
-                    if state.first.isEmpty {
-                        state.second.append(value)
-                        return
-                    }
-                    sink.send(.next((state.first.removeFirst(), value)))
-                case .first(.error(let failure)), .second(.error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                    return
-                case .first(.completed):
-                    state.firstCompleted = true
-                case .second(.completed):
-                    state.secondCompleted = true
-                case .gone:
-                    state.live -= 1
-                    if state.live == 0 { lifetime.dispose() }
-                    return
-                }
-                // RAC's rule: complete once a side has completed and all its values were paired.
-                if state.isExhausted, !lifetime.isDisposed {
-                    sink.send(.completed)
-                    lifetime.dispose()
-                }
-            }
-            guard
-                first.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.first($0)) }, gone: { mailbox.post(.gone) })
-            else { return }
-            second.startAsInput(
-                in: lifetime, sink: Sink { mailbox.post(.second($0)) }, gone: { mailbox.post(.gone) })
-        })
+        return Signal.combining(first, second, logic: ZipPair<Value, Other.Value, Failure>())
     }
 }
 
-/// The per-subscription state of a two-input `zip`, kept in one captured variable.
+/// The logic of a two-input `zip`: one per subscription, driven by its mailbox.
 @usableFromInline
-final class ZipPairState<First, Second> {
+final class ZipPair<First, Second, Failure: Error>: TwoInputLogic {
     @usableFromInline @exclusivity(unchecked) var first = ZipBuffer<First>()
     @usableFromInline @exclusivity(unchecked) var second = ZipBuffer<Second>()
     @usableFromInline @exclusivity(unchecked) var firstCompleted = false
     @usableFromInline @exclusivity(unchecked) var secondCompleted = false
-    /// Inputs whose subscription is still alive.
-    @usableFromInline @exclusivity(unchecked) var live = 2
 
     @inlinable
     init() {}
@@ -90,6 +47,38 @@ final class ZipPairState<First, Second> {
     @inlinable
     var isExhausted: Bool {
         (firstCompleted && first.isEmpty) || (secondCompleted && second.isEmpty)
+    }
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(
+        _ input: BinaryInput<First, Second, Failure>, sink: Sink<(First, Second), Failure>,
+        lifetime: CompositeDisposable
+    ) {
+        switch input {
+        case .first(.next(let value)):
+            if second.isEmpty {
+                first.append(value)
+                return
+            }
+            sink.send(.next((value, second.removeFirst())))
+        case .second(.next(let value)):
+            if first.isEmpty {
+                second.append(value)
+                return
+            }
+            sink.send(.next((first.removeFirst(), value)))
+        case .first(.completed):
+            firstCompleted = true
+        case .second(.completed):
+            secondCompleted = true
+        case .first(.error), .second(.error), .gone:
+            return  // the scaffold's
+        }
+        // RAC's rule: complete once a side has completed and all its values were paired.
+        if isExhausted, !lifetime.isDisposed {
+            sink.send(.completed)
+            lifetime.dispose()
+        }
     }
 }
 
