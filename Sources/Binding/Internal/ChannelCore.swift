@@ -82,9 +82,9 @@ final class ChannelLock: Sendable {
 /// echo stays expected as if the set were in progress, and none of the rules above that look at what a
 /// set delivered apply to it. (Before, such a set looked like one that stored nothing: its echo was
 /// dropped and, heard later, sent back to the other side, which could send it back again.) The cost: a
-/// setter that stores another value than it is given, when its set is left for later, is not detected;
-/// its echo stays expected until a later echo of the link matches, and until then the changes of that
-/// property are taken for changes the pending set overwrites.
+/// setter that stores another value than it is given, when its set is left for later and delivered by
+/// another thread, is not detected; its echo stays expected until a later echo of the link matches, and
+/// until then the changes of that property are taken for changes the pending set overwrites.
 ///
 /// Threading: the bookkeeping (`var`s) is guarded by ``ChannelLock``; setters, subjects and `==` run after
 /// the lock is released. A property's notifications are handled one at a time (the values signal delivers
@@ -226,14 +226,16 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
                 let index = setsInProgress.firstIndex(where: { $0.thread == thread && $0.echoID == startedID })
             else { return nil }
             let set = setsInProgress.remove(at: index)
-            // A set left for later: its notification is still to come, after the ones queued before it,
-            // which are changes this set overwrites. Its echo stays expected as if the set were still in
-            // progress (it is not marked returned, so no earlier notification can make it stale).
-            if deferred { return nil }
             // The thread delivered notifications of the property during its own set, yet none matched
             // it: the set was made there and then, and the setter stored another value than it was
-            // given (a clamp, a normalization). That notification was its echo.
+            // given (a clamp, a normalization). That notification was its echo. (A thread that delivers
+            // the property during its set owns its gate then, and delivers its own set too.)
             if set.deliveries > 0 { return removeEchoLocked(startedID) }
+            // A set left for later, with nothing delivered here: its notification is still to come, after
+            // the ones queued before it, which are changes this set overwrites. Its echo stays expected
+            // as if the set were still in progress (it is not marked returned, so no earlier notification
+            // can make it stale).
+            if deferred { return nil }
             // The property is known to deliver its changes during the set, yet nothing at all was
             // delivered during this one: the setter stored nothing, and no echo will come.
             // Only with `Equatable` values (a wrong guess then costs at most a set skipped as equal, never
