@@ -71,10 +71,20 @@ final class ChannelLock: Sendable {
 /// another value than it is given (a clamp) is seen when the setting thread delivers notifications during
 /// the set but none matches: the set's echo is then no longer expected. With `Equatable` values, a set
 /// during which nothing at all is delivered (no other set in progress, by a property seen delivering
-/// during its sets) stored nothing: its echo is dropped when it returns; and a returned set's echo is
+/// during its sets, and the set not left for later by the property's gate — see
+/// ``DeferredSubmissionWatch``) stored nothing: its echo is dropped when it returns; and a returned set's echo is
 /// stale as soon as a notification matches no expected echo while no set is in progress: stale echoes
 /// are dropped, and if none is left that notification is sent on — so an echo that never comes cannot
 /// swallow later changes. (Without `==`, the next notification counts as that echo.)
+///
+/// A set the property's gate left for later (queued behind the delivery another thread is making, or
+/// behind the setting thread's own) is heard after it returns, after the changes queued before it: its
+/// echo stays expected as if the set were in progress, and none of the rules above that look at what a
+/// set delivered apply to it. (Before, such a set looked like one that stored nothing: its echo was
+/// dropped and, heard later, sent back to the other side, which could send it back again.) The cost: a
+/// setter that stores another value than it is given, when its set is left for later and delivered by
+/// another thread, is not detected; its echo stays expected until a later echo of the link matches, and
+/// until then the changes of that property are taken for changes the pending set overwrites.
 ///
 /// Threading: the bookkeeping (`var`s) is guarded by ``ChannelLock``; setters, subjects and `==` run after
 /// the lock is released. A property's notifications are handled one at a time (the values signal delivers
@@ -207,7 +217,10 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
             return (id, nil)
         }
         guard let startedID = started.id else { return }
-        setter(value)
+        // Whether the set was left for later: queued behind the delivery another thread is making (the
+        // property's gate was owned), or behind this thread's own. Its notification then comes after the
+        // set has returned, on whichever thread delivers it, and is still this set's echo.
+        let deferred = DeferredSubmissionWatch.watch { setter(value) }.deferred
         let dropped: ChannelEcho<Value>? = lock.withLock {
             guard
                 let index = setsInProgress.firstIndex(where: { $0.thread == thread && $0.echoID == startedID })
@@ -215,8 +228,14 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
             let set = setsInProgress.remove(at: index)
             // The thread delivered notifications of the property during its own set, yet none matched
             // it: the set was made there and then, and the setter stored another value than it was
-            // given (a clamp, a normalization). That notification was its echo.
+            // given (a clamp, a normalization). That notification was its echo. (A thread that delivers
+            // the property during its set owns its gate then, and delivers its own set too.)
             if set.deliveries > 0 { return removeEchoLocked(startedID) }
+            // A set left for later, with nothing delivered here: its notification is still to come, after
+            // the ones queued before it, which are changes this set overwrites. Its echo stays expected
+            // as if the set were still in progress (it is not marked returned, so no earlier notification
+            // can make it stale).
+            if deferred { return nil }
             // The property is known to deliver its changes during the set, yet nothing at all was
             // delivered during this one: the setter stored nothing, and no echo will come.
             // Only with `Equatable` values (a wrong guess then costs at most a set skipped as equal, never

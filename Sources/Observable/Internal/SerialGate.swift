@@ -26,6 +26,9 @@ import TetherShims
 /// a cycle of waiting threads (this sender is itself delivering something the owner waits for) is not
 /// started: that send is queued past the bound instead (see ``WaitGraph``).
 ///
+/// A submission left for later (queued for the owner, or behind the caller's own delivery) is reported to
+/// the calling thread's ``DeferredSubmissionWatch``, if it runs under one.
+///
 /// ## Disposal (guarantee 2)
 ///
 /// Every callback into a subscriber runs between ``enterCallback(_:)`` and ``exitCallback()``, which
@@ -136,6 +139,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         if word & ~1 == me {
             local.append(op)
             localCount &+= 1
+            DeferredSubmissionWatch.noteDeferred()
             return true
         }
         if word == 0,
@@ -181,11 +185,16 @@ package class SerialGate<Op>: @unchecked Sendable {
             // Reentrant: queued behind earlier submissions; performed by this thread's drain loop.
             self.word.store(me | 1, ordering: .relaxed)
             lock.unlock()
+            DeferredSubmissionWatch.noteDeferred()
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
-        if acquired { release(me, perform: perform, handOff: handOff) }
+        if acquired {
+            release(me, perform: perform, handOff: handOff)
+        } else {
+            DeferredSubmissionWatch.noteDeferred()
+        }
     }
 
     /// Called with `lock` held when an ordered submission turned out to have nothing to submit; unlocks. A
@@ -219,7 +228,11 @@ package class SerialGate<Op>: @unchecked Sendable {
         backlog.store(remote.count, ordering: .relaxed)
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
-        if acquired { release(me, perform: perform, handOff: handOff) }
+        if acquired {
+            release(me, perform: perform, handOff: handOff)
+        } else {
+            DeferredSubmissionWatch.noteDeferred()
+        }
     }
 
     /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle,

@@ -1,0 +1,68 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How many threads are running a body under ``DeferredSubmissionWatch/watch(_:)`` right now.
+///
+/// A gate that leaves a submission for later checks it with one relaxed load, and only looks up the
+/// thread-local watch when it is non-zero.
+@usableFromInline
+let deferredSubmissionWatchers = Atomic<Int>(0)
+
+/// Tells a caller whether something it submitted to a ``SerialGate`` was left for later instead of
+/// performed before the submission returned: queued for the thread that owns the gate (which delivers it
+/// after its current delivery), or queued behind the calling thread's own delivery (a reentrant send).
+///
+/// A channel uses it around a property's setter: a set that delivered nothing *and* was not left for
+/// another delivery stored nothing; a set queued behind another thread's delivery is delivered later, by
+/// that thread, and its change notification must still be recognized as the channel's echo.
+@usableFromInline
+package final class DeferredSubmissionWatch {
+    /// Set when a submission made on this thread inside `watch` was left for later.
+    @usableFromInline var deferred = false
+
+    init() {}
+
+    /// The thread's slot for its current watch.
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// Runs `body`; returns its result and whether a gate submission it made (on this thread, to any
+    /// gate) was left for later. Watches nest: an inner watch records into its own.
+    package static func watch<Result>(_ body: () -> Result) -> (result: Result, deferred: Bool) {
+        let watch = DeferredSubmissionWatch()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(watch).toOpaque())
+        deferredSubmissionWatchers.wrappingAdd(1, ordering: .relaxed)
+        let result = withExtendedLifetime(watch) { body() }
+        deferredSubmissionWatchers.wrappingSubtract(1, ordering: .relaxed)
+        pthread_setspecific(key, previous)
+        if watch.deferred, let previous {
+            // What an inner body left for later was left for later inside the outer body too.
+            Unmanaged<DeferredSubmissionWatch>.fromOpaque(previous).takeUnretainedValue().deferred = true
+        }
+        return (result, watch.deferred)
+    }
+
+    /// A gate left a submission of the calling thread for later: records it in the thread's watch, if any.
+    @inlinable
+    static func noteDeferred() {
+        if deferredSubmissionWatchers.load(ordering: .relaxed) != 0 { recordDeferred() }
+    }
+
+    @usableFromInline
+    static func recordDeferred() {
+        guard let raw = pthread_getspecific(key) else { return }
+        Unmanaged<DeferredSubmissionWatch>.fromOpaque(raw).takeUnretainedValue().deferred = true
+    }
+}
