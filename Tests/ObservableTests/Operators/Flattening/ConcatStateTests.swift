@@ -1,5 +1,6 @@
-@testable import Observable
 import XCTest
+
+@testable import Observable
 
 /// `ConcatState` (`concat`, `concatMap`) driven directly: inners and subscriptions are plain strings.
 final class ConcatStateTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import Observable
 import XCTest
+
+@testable import Observable
 
 /// `MergeState` (`flatMap`, `flatten`) driven directly: inners and subscriptions are plain strings.
 final class MergeStateTests: XCTestCase {

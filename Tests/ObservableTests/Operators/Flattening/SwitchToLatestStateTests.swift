@@ -1,5 +1,6 @@
-@testable import Observable
 import XCTest
+
+@testable import Observable
 
 /// `SwitchToLatestState` (`switchToLatest`, `flatMapLatest`) driven directly: inners and
 /// subscriptions are plain strings.
