@@ -10,8 +10,11 @@
 struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
-    /// The inner being forwarded, and its subscription.
-    @usableFromInline var current: (id: UInt64, subscription: Subscription)?
+    /// The id of the inner being forwarded (two fields rather than an optional tuple: reading the id
+    /// then copies no reference).
+    @usableFromInline var currentID: UInt64?
+    /// The subscription of the inner being forwarded (set exactly when `currentID` is).
+    @usableFromInline var currentSubscription: Subscription?
     /// Inners waiting for their turn, from `queueHead` on.
     @usableFromInline var queue: [Inner] = []
     @usableFromInline var queueHead = 0
@@ -27,14 +30,14 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     @inlinable
     var hasQueued: Bool { queueHead < queue.count }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerSent(_ inner: Inner) -> Action {
         if isFinished { return .none }
         queue.append(inner)
         return startNextOrComplete()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerCompleted() -> Action {
         outer = .completed
         return completeIfFinished()
@@ -47,7 +50,7 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
         return completeIfFinished()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerFailed() -> Action {
         if isFinished { return .none }
         isFinished = true
@@ -55,67 +58,71 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
         return .fail
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         let id = nextID
         nextID &+= 1
-        current = (id, subscription)
+        currentID = id
+        currentSubscription = subscription
         return id
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func didSubscribe() -> Action {
         isSubscribing = false
         return startNextOrComplete()
     }
 
-    @inlinable
-    func isCurrent(_ id: UInt64) -> Bool { current?.id == id }
+    @inlinable @inline(__always)
+    func isCurrent(_ id: UInt64) -> Bool { currentID == id }
 
-    @inlinable
+    @inlinable @inline(__always)
     func forwardsValue(from id: UInt64) -> Bool { !isFinished && isCurrent(id) }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerCompleted(_ id: UInt64) -> Action {
         guard isCurrent(id) else { return .none }
-        current = nil
+        currentID = nil
+        currentSubscription = nil
         return startNextOrComplete()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerFailed(_ id: UInt64) -> Action {
         guard isCurrent(id) else { return .none }
         return outerFailed()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerWentAway(_ id: UInt64) -> Action {
         guard isCurrent(id) && !isFinished else { return .none }
         isFinished = true
-        current = nil
+        currentID = nil
+        currentSubscription = nil
         dropQueue()
         return .endQuietly
     }
 
     @inlinable
     func subscription(of id: UInt64) -> Subscription? {
-        isCurrent(id) ? current?.subscription : nil
+        isCurrent(id) ? currentSubscription : nil
     }
 
     @inlinable
     mutating func disposed() -> [Subscription] {
         dropQueue()
-        guard let subscription = current?.subscription else { return [] }
-        current = nil
+        guard let subscription = currentSubscription else { return [] }
+        currentID = nil
+        currentSubscription = nil
         return [subscription]
     }
 
     /// Starts the next queued inner if none is running (unless one is being started: its start
     /// returning picks the next one up), or completes if everything has finished.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func startNextOrComplete() -> Action {
         if isFinished { return .none }
-        guard current == nil && hasQueued else { return completeIfFinished() }
+        guard currentID == nil && hasQueued else { return completeIfFinished() }
         if isSubscribing { return .none }
         let next = queue[queueHead]
         queueHead += 1
@@ -130,9 +137,9 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
         return .subscribe(next, replacing: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func completeIfFinished() -> Action {
-        guard outer != .active && !isFinished && current == nil && !hasQueued else { return .none }
+        guard outer != .active && !isFinished && currentID == nil && !hasQueued else { return .none }
         isFinished = true
         return outer == .wentAway ? .endQuietly : .complete
     }

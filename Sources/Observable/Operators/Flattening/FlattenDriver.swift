@@ -110,18 +110,19 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     }
 
     /// Does what the state machine decided; `failure` is the error of the event that caused a `.fail`.
-    @inlinable
-    func perform(_ action: FlattenAction<Inner, CompositeDisposable>, failure: Failure?) {
-        var action = action
+    @inlinable @inline(__always)
+    func perform(_ action: consuming FlattenAction<Inner, CompositeDisposable>, failure: Failure?) {
         // A loop rather than recursion: starting an inner can lead to starting the next (concat).
+        // The action is consumed, not copied: copying it would retain the inner and the subscription.
+        var next = action
         while true {
-            switch action {
+            switch consume next {
             case .none:
                 return
             case .subscribe(let inner, let previous):
                 previous?.dispose()
                 startInner(inner)
-                action = state.didSubscribe()
+                next = state.didSubscribe()
             case .complete:
                 sink.send(.completed)
                 lifetime.dispose()

@@ -19,12 +19,12 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
     @inlinable
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerSent(_ inner: Inner) -> Action {
         isFinished ? .none : .subscribe(inner, replacing: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerCompleted() -> Action {
         outer = .completed
         return completeIfFinished()
@@ -37,12 +37,12 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
         return completeIfFinished()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerFailed() -> Action {
         fail()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         let id = nextID
         nextID &+= 1
@@ -50,24 +50,24 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
         return id
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func didSubscribe() -> Action { .none }
 
-    @inlinable
+    @inlinable @inline(__always)
     func forwardsValue(from id: UInt64) -> Bool { !isFinished }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerCompleted(_ id: UInt64) -> Action {
         live[id] = nil
         return completeIfFinished()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerFailed(_ id: UInt64) -> Action {
         fail()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerWentAway(_ id: UInt64) -> Action {
         // After the inner's terminal event this is no news.
         guard live.removeValue(forKey: id) != nil else { return .none }
@@ -85,14 +85,14 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
         return subscriptions
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func fail() -> Action {
         if isFinished { return .none }
         isFinished = true
         return .fail
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func completeIfFinished() -> Action {
         guard outer != .active && !isFinished && live.isEmpty else { return .none }
         isFinished = true

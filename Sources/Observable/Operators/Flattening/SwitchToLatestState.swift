@@ -9,8 +9,11 @@
 struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
-    /// The inner being forwarded, and its subscription.
-    @usableFromInline var current: (id: UInt64, subscription: Subscription)?
+    /// The id of the inner being forwarded (two fields rather than an optional tuple: reading the id
+    /// then copies no reference).
+    @usableFromInline var currentID: UInt64?
+    /// The subscription of the inner being forwarded (set exactly when `currentID` is).
+    @usableFromInline var currentSubscription: Subscription?
     @usableFromInline var nextID: UInt64 = 0
     @usableFromInline var outer = FlattenOuterPhase.active
     /// The last current inner went away without a terminal event (and none replaced it).
@@ -20,15 +23,16 @@ struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
     @inlinable
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerSent(_ inner: Inner) -> Action {
         if isFinished { return .none }
-        let previous = current?.subscription
-        current = nil
+        let previous = currentSubscription
+        currentID = nil
+        currentSubscription = nil
         return .subscribe(inner, replacing: previous)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerCompleted() -> Action {
         outer = .completed
         return completeIfFinished()
@@ -41,68 +45,72 @@ struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
         return completeIfFinished()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func outerFailed() -> Action {
         if isFinished { return .none }
         isFinished = true
         return .fail
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         let id = nextID
         nextID &+= 1
-        current = (id, subscription)
+        currentID = id
+        currentSubscription = subscription
         currentWentAway = false
         return id
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func didSubscribe() -> Action { .none }
 
-    @inlinable
-    func isCurrent(_ id: UInt64) -> Bool { current?.id == id }
+    @inlinable @inline(__always)
+    func isCurrent(_ id: UInt64) -> Bool { currentID == id }
 
-    @inlinable
+    @inlinable @inline(__always)
     func forwardsValue(from id: UInt64) -> Bool { !isFinished && isCurrent(id) }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerCompleted(_ id: UInt64) -> Action {
         guard isCurrent(id) else { return .none }
-        current = nil
+        currentID = nil
+        currentSubscription = nil
         return completeIfFinished()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerFailed(_ id: UInt64) -> Action {
         guard isCurrent(id) else { return .none }
         return outerFailed()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func innerWentAway(_ id: UInt64) -> Action {
         // After the inner's terminal event or its replacement this is no news.
         guard isCurrent(id) else { return .none }
-        current = nil
+        currentID = nil
+        currentSubscription = nil
         currentWentAway = true
         return completeIfFinished()
     }
 
     @inlinable
     func subscription(of id: UInt64) -> Subscription? {
-        isCurrent(id) ? current?.subscription : nil
+        isCurrent(id) ? currentSubscription : nil
     }
 
     @inlinable
     mutating func disposed() -> [Subscription] {
-        guard let subscription = current?.subscription else { return [] }
-        current = nil
+        guard let subscription = currentSubscription else { return [] }
+        currentID = nil
+        currentSubscription = nil
         return [subscription]
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func completeIfFinished() -> Action {
-        guard outer != .active && !isFinished && current == nil else { return .none }
+        guard outer != .active && !isFinished && currentID == nil else { return .none }
         isFinished = true
         return outer == .wentAway || currentWentAway ? .endQuietly : .complete
     }
