@@ -1,6 +1,6 @@
 /// The logic of `concat` and `concatMap`: one inner signal at a time, in arrival order; later inners
 /// wait in a queue until the current one completes. The result completes when the outer source and
-/// every queued inner have completed; any error fails it and drops the queue.
+/// every queued inner have completed; any error fails it and the queued inners are never started.
 ///
 /// An inner that completes while it is being started does not start the next one from inside that
 /// start: ``didSubscribe()`` does, once the start has returned, so the stack does not grow with the
@@ -10,15 +10,10 @@
 struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
-    /// The id of the inner being forwarded (two fields rather than an optional tuple: reading the id
-    /// then copies no reference).
-    @usableFromInline var currentID: UInt64?
-    /// The subscription of the inner being forwarded (set exactly when `currentID` is).
-    @usableFromInline var currentSubscription: Subscription?
+    @usableFromInline var current = FlattenCurrentInner<Subscription>()
     /// Inners waiting for their turn, from `queueHead` on.
     @usableFromInline var queue: [Inner] = []
     @usableFromInline var queueHead = 0
-    @usableFromInline var nextID: UInt64 = 0
     @usableFromInline var outer = FlattenOuterPhase.active
     /// The driver is starting an inner (between `.subscribe` and ``didSubscribe()``).
     @usableFromInline var isSubscribing = false
@@ -38,33 +33,8 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     }
 
     @inlinable @inline(__always)
-    mutating func outerCompleted() -> Action {
-        outer = .completed
-        return completeIfFinished()
-    }
-
-    @inlinable
-    mutating func outerWentAway() -> Action {
-        guard outer == .active else { return .none }
-        outer = .wentAway
-        return completeIfFinished()
-    }
-
-    @inlinable @inline(__always)
-    mutating func outerFailed() -> Action {
-        if isFinished { return .none }
-        isFinished = true
-        dropQueue()
-        return .fail
-    }
-
-    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
-        let id = nextID
-        nextID &+= 1
-        currentID = id
-        currentSubscription = subscription
-        return id
+        current.start(subscription)
     }
 
     @inlinable @inline(__always)
@@ -74,47 +44,36 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     }
 
     @inlinable @inline(__always)
-    func isCurrent(_ id: UInt64) -> Bool { currentID == id }
-
-    @inlinable @inline(__always)
-    func forwardsValue(from id: UInt64) -> Bool { !isFinished && isCurrent(id) }
+    func forwardsValue(from id: UInt64) -> Bool { !isFinished && current.isCurrent(id) }
 
     @inlinable @inline(__always)
     mutating func innerCompleted(_ id: UInt64) -> Action {
-        guard isCurrent(id) else { return .none }
-        currentID = nil
-        currentSubscription = nil
+        guard current.isCurrent(id) && !isFinished else { return .none }
+        current.end()
         return startNextOrComplete()
     }
 
     @inlinable @inline(__always)
     mutating func innerFailed(_ id: UInt64) -> Action {
-        guard isCurrent(id) else { return .none }
-        return outerFailed()
+        current.isCurrent(id) ? outerFailed() : .none
     }
 
-    @inlinable @inline(__always)
+    @inlinable
     mutating func innerWentAway(_ id: UInt64) -> Action {
-        guard isCurrent(id) && !isFinished else { return .none }
+        guard current.isCurrent(id) && !isFinished else { return .none }
         isFinished = true
-        currentID = nil
-        currentSubscription = nil
+        current.end()
         dropQueue()
         return .endQuietly
     }
 
     @inlinable
-    func subscription(of id: UInt64) -> Subscription? {
-        isCurrent(id) ? currentSubscription : nil
-    }
+    func subscription(of id: UInt64) -> Subscription? { current.subscription(of: id) }
 
     @inlinable
     mutating func disposed() -> [Subscription] {
         dropQueue()
-        guard let subscription = currentSubscription else { return [] }
-        currentID = nil
-        currentSubscription = nil
-        return [subscription]
+        return current.end().map { [$0] } ?? []
     }
 
     /// Starts the next queued inner if none is running (unless one is being started: its start
@@ -122,7 +81,7 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     @inlinable @inline(__always)
     mutating func startNextOrComplete() -> Action {
         if isFinished { return .none }
-        guard currentID == nil && hasQueued else { return completeIfFinished() }
+        guard current.isEmpty && hasQueued else { return completeIfFinished() }
         if isSubscribing { return .none }
         let next = queue[queueHead]
         queueHead += 1
@@ -139,7 +98,7 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
 
     @inlinable @inline(__always)
     mutating func completeIfFinished() -> Action {
-        guard outer != .active && !isFinished && currentID == nil && !hasQueued else { return .none }
+        guard outer != .active && !isFinished && current.isEmpty && !hasQueued else { return .none }
         isFinished = true
         return outer == .wentAway ? .endQuietly : .complete
     }

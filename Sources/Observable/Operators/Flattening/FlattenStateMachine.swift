@@ -22,16 +22,15 @@ protocol FlattenStateMachine {
 
     /// The result has ended (sent its terminal event, or will never send one): every later event is
     /// ignored.
-    var isFinished: Bool { get }
+    var isFinished: Bool { get set }
+    /// How far the outer source has got.
+    var outer: FlattenOuterPhase { get set }
 
     /// The outer source sent an inner signal.
     mutating func outerSent(_ inner: Inner) -> FlattenAction<Inner, Subscription>
-    /// The outer source completed.
-    mutating func outerCompleted() -> FlattenAction<Inner, Subscription>
-    /// The outer source's subscription ended without a terminal event (or after one).
-    mutating func outerWentAway() -> FlattenAction<Inner, Subscription>
-    /// The outer source failed.
-    mutating func outerFailed() -> FlattenAction<Inner, Subscription>
+    /// `.complete` or `.endQuietly` if the outer source has ended and no inner is live or waiting
+    /// (and marks the state finished), `.none` otherwise.
+    mutating func completeIfFinished() -> FlattenAction<Inner, Subscription>
 
     /// The driver is about to start the inner it was told to subscribe, in `subscription`: returns the
     /// inner's id.
@@ -54,4 +53,29 @@ protocol FlattenStateMachine {
     /// The whole subscription was disposed: returns the subscriptions of the live inners, which the
     /// driver disposes, and forgets everything.
     mutating func disposed() -> [Subscription]
+}
+
+extension FlattenStateMachine {
+    /// The outer source completed.
+    @inlinable @inline(__always)
+    mutating func outerCompleted() -> FlattenAction<Inner, Subscription> {
+        outer = .completed
+        return completeIfFinished()
+    }
+
+    /// The outer source's subscription ended without a terminal event (or after one).
+    @inlinable
+    mutating func outerWentAway() -> FlattenAction<Inner, Subscription> {
+        guard outer == .active else { return .none }
+        outer = .wentAway
+        return completeIfFinished()
+    }
+
+    /// The outer source failed (or an inner whose errors are forwarded did).
+    @inlinable @inline(__always)
+    mutating func outerFailed() -> FlattenAction<Inner, Subscription> {
+        if isFinished { return .none }
+        isFinished = true
+        return .fail
+    }
 }

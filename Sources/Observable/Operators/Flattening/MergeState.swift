@@ -25,24 +25,6 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
     }
 
     @inlinable @inline(__always)
-    mutating func outerCompleted() -> Action {
-        outer = .completed
-        return completeIfFinished()
-    }
-
-    @inlinable
-    mutating func outerWentAway() -> Action {
-        guard outer == .active else { return .none }
-        outer = .wentAway
-        return completeIfFinished()
-    }
-
-    @inlinable @inline(__always)
-    mutating func outerFailed() -> Action {
-        fail()
-    }
-
-    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         let id = nextID
         nextID &+= 1
@@ -64,10 +46,10 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
 
     @inlinable @inline(__always)
     mutating func innerFailed(_ id: UInt64) -> Action {
-        fail()
+        outerFailed()
     }
 
-    @inlinable @inline(__always)
+    @inlinable
     mutating func innerWentAway(_ id: UInt64) -> Action {
         // After the inner's terminal event this is no news.
         guard live.removeValue(forKey: id) != nil else { return .none }
@@ -83,13 +65,6 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
         let subscriptions = Array(live.values)
         live = [:]
         return subscriptions
-    }
-
-    @inlinable @inline(__always)
-    mutating func fail() -> Action {
-        if isFinished { return .none }
-        isFinished = true
-        return .fail
     }
 
     @inlinable @inline(__always)

@@ -101,15 +101,17 @@ final class ConcatStateTests: XCTestCase {
         XCTAssertEqual(state.innerCompleted(a.id), .endQuietly)
     }
 
-    func testConcatFailureDropsTheQueue() {
+    func testConcatNeverStartsTheQueuedInnersAfterAFailure() {
         var state = State()
         _ = state.outerSent("a")
         let a = subscribe(&state, "a")
         _ = state.outerSent("b")
         XCTAssertEqual(state.innerFailed(a.id), .fail)
-        XCTAssertFalse(state.hasQueued)
         XCTAssertEqual(state.innerCompleted(a.id), .none)
         XCTAssertEqual(state.outerSent("c"), .none)
+        XCTAssertEqual(state.outerCompleted(), .none)
+        XCTAssertEqual(state.disposed(), ["subscription a"])
+        XCTAssertFalse(state.hasQueued)
     }
 
     func testConcatStartsManyQueuedInnersInArrivalOrder() {

@@ -59,6 +59,8 @@ final class SwitchToLatestStateTests: XCTestCase {
         XCTAssertEqual(inner.innerFailed(a), .fail)
         XCTAssertFalse(inner.forwardsValue(from: a))
         XCTAssertEqual(inner.outerSent("b"), .none)
+        XCTAssertEqual(inner.innerCompleted(a), .none)
+        XCTAssertEqual(inner.disposed(), ["subscription a"])
 
         var outer = State()
         _ = start(&outer, "a")
