@@ -1,0 +1,178 @@
+import Synchronization
+
+/// Runs one subscription to `flatMap`, `flatMapLatest`, `concatMap` and their signal-of-signals
+/// forms: owns the inputs, their lifetimes and the sink, and lets a ``FlattenStateMachine`` decide.
+///
+/// Every input — outer events and inner events — goes through one ``Mailbox``, so the state machine
+/// is only touched by the mailbox's current owner and needs no lock.
+///
+/// Inner signals are started from inside the handler, each in a child lifetime that the state
+/// machine holds (not the subscription's lifetime, so starting and finishing an inner signal takes
+/// no lock). The driver is registered in the subscription's lifetime right after the mailbox: when
+/// the lifetime is disposed, the mailbox is closed first — which waits for a handler running on
+/// another thread — and only then does the driver dispose the inner lifetimes.
+///
+/// The events an inner signal sends synchronously while it is being started are handled inline, at
+/// once, rather than queued behind the start: this keeps them cheap and lets a synchronous infinite
+/// inner signal be cut off by a downstream `take`. Everything else is posted to the mailbox. The
+/// state is consistent whenever an inner signal is started, so the inline handling is safe.
+@usableFromInline
+final class FlattenDriver<OuterValue, Inner: SignalConvertible, State: FlattenStateMachine>: Disposable,
+    @unchecked Sendable
+where State.Inner == Inner, State.Subscription == CompositeDisposable {
+    // Safety: the variables are touched only by the thread that owns the mailbox's gate (the
+    // handler, and inner sinks that checked ownership first), or by `dispose()` once the mailbox
+    // is closed and its last handler has returned.
+    @usableFromInline typealias Value = Inner.Value
+    @usableFromInline typealias Failure = Inner.Failure
+
+    @usableFromInline
+    enum Input {
+        case outer(Event<OuterValue, Failure>)
+        case inner(UInt64, Event<Value, Failure>)
+        /// The outer source's subscription ended (after its terminal event, or without one).
+        case outerGone
+        /// An inner signal's subscription ended (after its terminal event, or without one).
+        case innerGone(UInt64)
+    }
+
+    @usableFromInline let sink: Sink<Value, Failure>
+    @usableFromInline let lifetime: CompositeDisposable
+    /// Released once the outer source has ended: what it captured (often the inners' subjects) must not
+    /// keep the last inners — and so the subscription — alive.
+    @exclusivity(unchecked) @usableFromInline var transform: ((OuterValue) -> Inner)?
+    @usableFromInline let mailbox: Mailbox<Input>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
+    @exclusivity(unchecked) @usableFromInline var state = State()
+    /// The inner signal being started right now (its synchronous events are handled inline).
+    @exclusivity(unchecked) @usableFromInline var startingID: UInt64?
+
+    @inlinable
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: @escaping (OuterValue) -> Inner) {
+        self.sink = sink
+        self.lifetime = lifetime
+        self.transform = transform
+        // The handler reaches the driver through a box filled in below (the mailbox is a constant of
+        // the driver, created before `self` is available). The cycle driver → mailbox → handler →
+        // box → driver ends when the lifetime is disposed: the mailbox then drops its handler.
+        let box = FlattenDriverBox<OuterValue, Inner, State>()
+        self.mailbox = Mailbox(lifetime: lifetime) { input in box.driver?.handle(input) }
+        box.driver = self
+        lifetime.add(self)
+    }
+
+    @usableFromInline var isDisposed: Bool { mailbox.isDisposed }
+
+    /// Disposes the inner signals' lifetimes. Runs after the mailbox was closed (it is registered
+    /// in the subscription's lifetime after it), so no handler runs concurrently.
+    @usableFromInline
+    func dispose() {
+        transform = nil
+        for child in state.disposed() { child.dispose() }
+    }
+
+    /// Posts `.outerGone`.
+    @inlinable
+    func outerWentAway() {
+        mailbox.post(.outerGone)
+    }
+
+    /// Posts `.innerGone(id)`.
+    @inlinable
+    func innerWentAway(_ id: UInt64) {
+        mailbox.post(.innerGone(id))
+    }
+
+    @inlinable
+    func handle(_ input: Input) {
+        if state.isFinished { return }
+        switch input {
+        case .outer(.next(let value)):
+            guard let transform else { return }
+            perform(state.outerSent(transform(value)), failure: nil)
+        case .outer(.error(let failure)):
+            perform(state.outerFailed(), failure: failure)
+        case .outer(.completed):
+            transform = nil
+            perform(state.outerCompleted(), failure: nil)
+        case .outerGone:
+            transform = nil
+            perform(state.outerWentAway(), failure: nil)
+        case .innerGone(let id):
+            perform(state.innerWentAway(id), failure: nil)
+        case .inner(let id, .next(let value)):
+            if state.forwardsValue(from: id) { sink.send(.next(value)) }
+        case .inner(let id, .error(let failure)):
+            perform(state.innerFailed(id), failure: failure)
+        case .inner(let id, .completed):
+            perform(state.innerCompleted(id), failure: nil)
+        }
+    }
+
+    /// Does what the state machine decided; `failure` is the error of the event that caused a `.fail`.
+    @inlinable @inline(__always)
+    func perform(_ action: consuming FlattenAction<Inner, CompositeDisposable>, failure: Failure?) {
+        // A loop rather than recursion: starting an inner can lead to starting the next (concat).
+        // The action is consumed, not copied: copying it would retain the inner and the subscription.
+        var next = action
+        while true {
+            switch consume next {
+            case .none:
+                return
+            case .subscribe(let inner, let previous):
+                previous?.dispose()
+                startInner(inner)
+                next = state.didSubscribe()
+            case .complete:
+                sink.send(.completed)
+                lifetime.dispose()
+                return
+            case .endQuietly:
+                lifetime.dispose()
+                return
+            case .fail:
+                if let failure { sink.send(.error(failure)) }
+                lifetime.dispose()
+                return
+            }
+        }
+    }
+
+    /// Subscribes to `inner` in a new child lifetime held by the state machine.
+    @inlinable
+    func startInner(_ inner: Inner) {
+        if mailbox.closed.load(ordering: .relaxed) { return }
+        let child = CompositeDisposable(partOf: lifetime)
+        let id = state.willSubscribe(child)
+        // Tells the driver when the inner's subscription ends, so that one whose source went away
+        // without a terminal event (a released subject) does not keep the whole subscription alive.
+        child.add(FlattenEndNotice(self, inner: id))
+        startingID = id
+        inner.signal.start(
+            Sink { event in
+                if self.mailbox.isOwnedByCurrentThread && self.startingID == id {
+                    // Sent synchronously while starting: handle it inline (see the type's notes).
+                    if self.mailbox.closed.load(ordering: .relaxed) {
+                        // Disposed from another thread, which waits for this handler: stop the source.
+                        self.state.subscription(of: id)?.dispose()
+                        return
+                    }
+                    self.handle(.inner(id, event))
+                } else {
+                    self.mailbox.post(.inner(id, event))
+                }
+            }, in: child)
+        startingID = nil
+    }
+}
+
+/// Lets a ``FlattenDriver``'s mailbox handler reach the driver, which does not exist yet when the
+/// mailbox is created. Written once, before anything is posted.
+@usableFromInline
+final class FlattenDriverBox<OuterValue, Inner: SignalConvertible, State: FlattenStateMachine>
+where State.Inner == Inner, State.Subscription == CompositeDisposable {
+    @usableFromInline var driver: FlattenDriver<OuterValue, Inner, State>?
+
+    @inlinable
+    init() {}
+}
