@@ -7,9 +7,10 @@ extension SignalConvertible {
     /// Marble: `-1-2-3-|` → `-10-20-30-|`
     @inlinable
     public func map<NewValue>(_ transform: @escaping (Value) -> NewValue) -> Signal<NewValue, Failure> {
-        let upstream = signal
+        // Linked so that releasing a chain of many maps does not nest one release per stage.
+        let upstream = DeepChainLink(signal)
         return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
+            upstream.value.start(
                 Sink { event in
                     switch event {
                     case .next(let value): sink.send(.next(transform(value)))
