@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// Keeps very long chains of operators (a hundred thousand `map`s, ten thousand nested `concat`s, built
 /// by reducing over an array) from overflowing the stack, at almost no cost to short ones.
