@@ -53,6 +53,15 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         }
     }
 
+    /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`).
+    init(
+        linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        debugInfo: SignalDebugInfo?
+    ) {
+        self.startHandler = startHandler
+        self.debugInfo = debugInfo
+    }
+
     /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
     init(
         recordingStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,

@@ -153,6 +153,33 @@ final class DeepChainLink<Value> {
     deinit { DeepChainTrampoline.releaseLater(storage.take() as Any) }
 }
 
+/// How many operators were made: every 64th links its upstream (see `Signal.linkedForDeepChains`).
+@usableFromInline let deepChainLinksMade = Atomic<UInt>(0)
+
+extension Signal {
+    /// This signal, or — for one operator in 64 — a signal that holds it through a ``DeepChainLink``.
+    ///
+    /// An operator holds its upstream signal, so a chain of a hundred thousand operators is freed by
+    /// nested releases, one per operator, which overflows the stack. Linking every operator would cost
+    /// each one an allocation; linking one in 64 (counted across the process, so any long chain gets
+    /// links) bounds the nesting to a few hundred releases at the cost of a relaxed atomic increment.
+    @inlinable
+    package var linkedForDeepChains: Signal {
+        if _slowPath(deepChainLinksMade.wrappingAdd(1, ordering: .relaxed).oldValue & 63 == 0) {
+            return linked()
+        }
+        return self
+    }
+
+    @usableFromInline
+    func linked() -> Signal {
+        let link = DeepChainLink(self)
+        // The handler is called directly: the wrapper is not a stage of its own (for the trampoline's
+        // count or for the debugging tools, which see this signal's own `debugInfo`).
+        return Signal(linking: { sink, lifetime in link.value.startHandler(sink, lifetime) }, debugInfo: debugInfo)
+    }
+}
+
 /// The per-subscription state of a boundary sink: whether events it queued may still be delivered.
 ///
 /// Work run by a trampoline root is numbered by a global *epoch*, advanced before each queued item the

@@ -8,9 +8,9 @@ extension SignalConvertible {
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
         // Linked so that releasing a chain of many filters does not nest one release per stage.
-        let upstream = DeepChainLink(signal)
+        let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
-            upstream.value.start(
+            upstream.start(
                 Sink { event in
                     if case .next(let value) = event, !isIncluded(value) { return }
                     sink.send(event)

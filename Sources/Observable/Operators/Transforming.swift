@@ -8,9 +8,9 @@ extension SignalConvertible {
     @inlinable
     public func map<NewValue>(_ transform: @escaping (Value) -> NewValue) -> Signal<NewValue, Failure> {
         // Linked so that releasing a chain of many maps does not nest one release per stage.
-        let upstream = DeepChainLink(signal)
+        let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
-            upstream.value.start(
+            upstream.start(
                 Sink { event in
                     switch event {
                     case .next(let value): sink.send(.next(transform(value)))
