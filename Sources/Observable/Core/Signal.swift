@@ -53,6 +53,15 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         }
     }
 
+    /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`).
+    init(
+        linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
+        debugInfo: SignalDebugInfo?
+    ) {
+        self.startHandler = startHandler
+        self.debugInfo = debugInfo
+    }
+
     /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
     init(
         recordingStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
@@ -105,8 +114,12 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         return self
     }
 
+    /// Starts one subscription for a subscriber (`subscribe`): as ``start(_:in:)``, without the
+    /// deep-chain trampoline. A subscriber's own start is never a boundary: in a fully inlined pipeline
+    /// (`Signal(values:)` subscribed where it is made) the optimizer keeps the sink's and the recipe's
+    /// contexts on the stack, which a start that may queue its work (so that they escape) would forbid.
     @inlinable
-    package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+    package func startSubscription(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
         // While the graph is on, the stage is registered (and is the parent of the stages it starts).
         // Only the debug info crosses into out-of-line code: handing it `sink`, the handler or the
         // lifetime, or calling the handler with another sink, would make them escape — every
@@ -120,6 +133,43 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         }
         startHandler(sink, lifetime)
         if _slowPath(node != nil) { node.unsafelyUnwrapped.didStart() }
+    }
+
+    /// Starts one subscription from inside another signal's start or delivery (an operator starting its
+    /// upstream), through the deep-chain trampoline (see `DeepChainTrampoline`): one thread-local read
+    /// per start; the outermost such start on the thread is the root, and every `checkMask + 1`-th
+    /// nested start is a boundary.
+    @inlinable
+    package func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+        let trampoline = DeepChainTrampoline.current()
+        let depth = trampoline.pointee.depth
+        if _slowPath(depth & DeepChainTrampoline.checkMask == DeepChainTrampoline.checkMask) {
+            startAtBoundary(sink, in: lifetime, trampoline: trampoline)
+            return
+        }
+        trampoline.pointee.depth = depth &+ 1
+        if depth == 0 { trampoline.pointee.rootStack = DeepChainTrampoline.stackAddress() }
+        startSubscription(sink, in: lifetime)
+        if depth == 0 && _slowPath(trampoline.pointee.hasWork) { DeepChainTrampoline.drain(trampoline) }
+        trampoline.pointee.depth = depth
+    }
+
+    /// A start deep in a chain: its sink becomes a boundary, and the start itself is queued for the
+    /// thread's root if the stack has grown too deep.
+    @usableFromInline
+    func startAtBoundary(
+        _ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable,
+        trampoline: UnsafeMutablePointer<DeepChainTrampoline>
+    ) {
+        let boundarySink = sink.deepChainBoundary(in: lifetime)
+        if DeepChainTrampoline.mustDefer(trampoline) {
+            DeepChainTrampoline.enqueue(trampoline) { self.startSubscription(boundarySink, in: lifetime) }
+        } else {
+            let depth = trampoline.pointee.depth
+            trampoline.pointee.depth = depth &+ 1
+            startSubscription(boundarySink, in: lifetime)
+            trampoline.pointee.depth = depth
+        }
     }
 }
 

@@ -48,7 +48,7 @@ extension SignalConvertible {
         completed: (() -> Void)? = nil
     ) -> any Disposable {
         let lifetime = CompositeDisposable()
-        signal.start(
+        signal.startSubscription(
             Sink { event in
                 switch event {
                 case .next(let value): next(value)
@@ -81,7 +81,7 @@ extension SignalConvertible {
         guard let collector = observer as? any SubscriptionCollecting else {
             let lifetime = CompositeDisposable()
             observer.didSubscribe(with: lifetime)
-            signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
+            signal.startSubscription(Sink { event in observer.send(event: event) }, in: lifetime)
             return lifetime
         }
         let lifetime = CompositeDisposable(subscriberHeldElsewhere: true)
@@ -89,7 +89,7 @@ extension SignalConvertible {
         // cleanup runs at once, and nothing it sends arrives.
         collector.collect(lifetime)
         observer.didSubscribe(with: lifetime)
-        signal.start(Sink { event in observer.send(event: event) }, in: lifetime)
+        signal.startSubscription(Sink { event in observer.send(event: event) }, in: lifetime)
         return lifetime
     }
 
@@ -103,7 +103,7 @@ extension SignalConvertible {
     @inlinable
     public func subscribeEvents(_ handler: @escaping (Event<Value, Failure>) -> Void) -> any Disposable {
         let lifetime = CompositeDisposable()
-        signal.start(Sink(handler), in: lifetime)
+        signal.startSubscription(Sink(handler), in: lifetime)
         return lifetime
     }
 }

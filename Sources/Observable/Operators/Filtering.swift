@@ -7,7 +7,8 @@ extension SignalConvertible {
     /// Marble: `-1-2-3-4-|` → `---2---4-|`
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
-        let upstream = signal
+        // Linked so that releasing a chain of many filters does not nest one release per stage.
+        let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(
                 Sink { event in

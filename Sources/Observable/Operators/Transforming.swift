@@ -7,7 +7,8 @@ extension SignalConvertible {
     /// Marble: `-1-2-3-|` → `-10-20-30-|`
     @inlinable
     public func map<NewValue>(_ transform: @escaping (Value) -> NewValue) -> Signal<NewValue, Failure> {
-        let upstream = signal
+        // Linked so that releasing a chain of many maps does not nest one release per stage.
+        let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(
                 Sink { event in

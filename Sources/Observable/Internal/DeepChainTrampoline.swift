@@ -1,0 +1,239 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Keeps very long chains of operators (a hundred thousand `map`s, ten thousand nested `concat`s, built
+/// by reducing over an array) from overflowing the stack, at almost no cost to short ones.
+///
+/// Each operator's start subscribes its upstream from inside its own start, and each stage's sink calls
+/// the next one, so both subscribing and delivering nest one level of calls per operator. The trampoline
+/// bounds that nesting without changing what a short chain does:
+///
+/// - `Signal.start` counts the starts nested on the thread (one thread-local read per start). The
+///   outermost start on a thread is the *root*: it records where the stack was.
+/// - Every ``checkInterval``-th nested start is a *boundary*: its sink is wrapped so that events crossing
+///   it check the stack too. A chain shorter than that has no boundary, and its events pay nothing.
+/// - At a boundary (a start, or an event crossing a boundary sink), if the stack has grown more than
+///   ``stackBudget`` bytes past the root, the work is queued on the thread instead of run; the root runs
+///   the queue, in order, once its own work returns — still inside the `subscribe` or `send` that
+///   started it, so both stay synchronous for their caller.
+///
+/// What changes for chains that deep: queued work runs after the stages upstream of the boundary
+/// have returned (an upstream stage that sends two events finishes before the first crosses the
+/// boundary; an upstream start returns before the rest of the chain is subscribed). Order per
+/// subscription is kept, and a queued event is dropped if its subscription was disposed from
+/// downstream (or before it sent its terminal event) — see ``DeepChainBoundary``.
+@usableFromInline
+package struct DeepChainTrampoline {
+    /// Starts nested on this thread since the root (0: no root).
+    @usableFromInline var depth: Int = 0
+    /// The stack address of the root's frame.
+    @usableFromInline var rootStack: UInt = 0
+    /// Work deferred to the root, run in order.
+    var queue: [() -> Void] = []
+    var head = 0
+    /// Whether `queue` holds work not yet run.
+    @usableFromInline var hasWork = false
+    /// Values whose release was deferred by a ``DeepChainLink`` (see ``releaseLater(_:)``).
+    var releases: [Any] = []
+    var isReleasing = false
+
+    /// Every this many nested starts, one is a boundary (a power of two minus one is used as the mask).
+    @usableFromInline static let checkMask = 127
+    /// How far the stack may grow past the root before boundaries queue their work (in bytes).
+    @usableFromInline static let stackBudget: UInt = 512 * 1024
+
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            let state = raw.assumingMemoryBound(to: DeepChainTrampoline.self)
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
+        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// This thread's trampoline (created on first use, freed when the thread ends).
+    @usableFromInline
+    static func current() -> UnsafeMutablePointer<DeepChainTrampoline> {
+        if let raw = pthread_getspecific(key) {
+            return raw.assumingMemoryBound(to: DeepChainTrampoline.self)
+        }
+        let state = UnsafeMutablePointer<DeepChainTrampoline>.allocate(capacity: 1)
+        state.initialize(to: DeepChainTrampoline())
+        pthread_setspecific(key, state)
+        return state
+    }
+
+    /// The address of a local of the caller's frame (stacks grow down on every platform Swift runs on).
+    @inline(__always) @usableFromInline
+    static func stackAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    /// Whether work at the current stack position must be queued for the root.
+    @usableFromInline
+    static func mustDefer(_ state: UnsafeMutablePointer<DeepChainTrampoline>) -> Bool {
+        let here = stackAddress()
+        let root = state.pointee.rootStack
+        return root > here && root - here > stackBudget
+    }
+
+    /// Queues `work` for the root of this thread.
+    @usableFromInline
+    static func enqueue(_ state: UnsafeMutablePointer<DeepChainTrampoline>, _ work: @escaping () -> Void) {
+        state.pointee.queue.append(work)
+        state.pointee.hasWork = true
+    }
+
+    /// Releases `value` without nesting: a release that happens while another deferred release runs on
+    /// this thread is queued and run by the outer one's loop, so a chain of links is freed iteratively.
+    static func releaseLater(_ value: consuming Any) {
+        let state = current()
+        // Moved, not copied: a copy left in this frame would be the last reference, released here.
+        state.pointee.releases.append(consume value)
+        if state.pointee.isReleasing { return }
+        state.pointee.isReleasing = true
+        while let next = state.pointee.releases.popLast() { _ = consume next }
+        state.pointee.isReleasing = false
+    }
+
+    /// Run by the root once its own work has returned: runs every queued item (items may queue more),
+    /// each as a start nested once in the root.
+    @usableFromInline
+    static func drain(_ state: UnsafeMutablePointer<DeepChainTrampoline>) {
+        let depth = state.pointee.depth
+        state.pointee.depth = 1
+        while state.pointee.head < state.pointee.queue.count {
+            let work = state.pointee.queue[state.pointee.head]
+            state.pointee.head += 1
+            DeepChainBoundary.epoch.add(1, ordering: .acquiringAndReleasing)
+            work()
+        }
+        state.pointee.queue.removeAll()
+        state.pointee.head = 0
+        state.pointee.hasWork = false
+        state.pointee.depth = depth
+        DeepChainBoundary.epoch.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Runs `work` as the root of this thread's trampoline if there is none, then runs what it queued.
+    @usableFromInline
+    static func runAsRoot(_ state: UnsafeMutablePointer<DeepChainTrampoline>, _ work: () -> Void) {
+        state.pointee.depth = 1
+        state.pointee.rootStack = stackAddress()
+        work()
+        if state.pointee.hasWork { drain(state) }
+        state.pointee.depth = 0
+    }
+}
+
+/// A reference to the next stage of a chain (an upstream signal, a downstream sink) whose release does
+/// not nest: freeing a chain of a hundred thousand stages releases each one from inside the previous
+/// one's release, which overflows the stack unless some links cut the recursion.
+@usableFromInline
+final class DeepChainLink<Value> {
+    // Safety: set once by `init`, read by starts and events, cleared only by `deinit` (no other reference).
+    @usableFromInline @exclusivity(unchecked) var storage: Value?
+
+    @usableFromInline init(_ value: Value) { storage = value }
+
+    @inlinable var value: Value { storage.unsafelyUnwrapped }
+
+    // The queued copy must be the last reference, or the release would still nest here.
+    deinit { DeepChainTrampoline.releaseLater(storage.take() as Any) }
+}
+
+/// How many operators were made: every 64th links its upstream (see `Signal.linkedForDeepChains`).
+@usableFromInline let deepChainLinksMade = Atomic<UInt>(0)
+
+extension Signal {
+    /// This signal, or — for one operator in 64 — a signal that holds it through a ``DeepChainLink``.
+    ///
+    /// An operator holds its upstream signal, so a chain of a hundred thousand operators is freed by
+    /// nested releases, one per operator, which overflows the stack. Linking every operator would cost
+    /// each one an allocation; linking one in 64 (counted across the process, so any long chain gets
+    /// links) bounds the nesting to a few hundred releases at the cost of a relaxed atomic increment.
+    @inlinable
+    package var linkedForDeepChains: Signal {
+        if _slowPath(deepChainLinksMade.wrappingAdd(1, ordering: .relaxed).oldValue & 63 == 0) {
+            return linked()
+        }
+        return self
+    }
+
+    @usableFromInline
+    func linked() -> Signal {
+        let link = DeepChainLink(self)
+        // The handler is called directly: the wrapper is not a stage of its own (for the trampoline's
+        // count or for the debugging tools, which see this signal's own `debugInfo`).
+        return Signal(linking: { sink, lifetime in link.value.startHandler(sink, lifetime) }, debugInfo: debugInfo)
+    }
+}
+
+/// The per-subscription state of a boundary sink: whether events it queued may still be delivered.
+///
+/// Work run by a trampoline root is numbered by a global *epoch*, advanced before each queued item the
+/// root runs. A queued event remembers the epoch it was queued in; the boundary remembers the epoch its
+/// subscription was disposed in. An event is dropped if the disposal came in a later epoch — from
+/// downstream (a subscriber disposing in its callback, `take(1)`) or from elsewhere, after the event was
+/// queued — and delivered if it came in the same one: that is the upstream cleaning up right after
+/// sending (a source that sends its values and completion, then disposes), which without the queue
+/// would have come after the delivery. (A disposal from another thread during the very epoch the event
+/// was queued in is taken for the latter.)
+@usableFromInline
+final class DeepChainBoundary: Sendable {
+    @usableFromInline static let epoch = Atomic<Int>(0)
+    /// `Int.max` until the subscription is disposed.
+    @usableFromInline let disposedEpoch = Atomic<Int>(.max)
+
+    @usableFromInline init() {}
+
+    @usableFromInline
+    func disposed() {
+        disposedEpoch.store(Self.epoch.load(ordering: .acquiring), ordering: .releasing)
+    }
+
+    /// Whether an event queued in `epoch` must be dropped.
+    @usableFromInline
+    func drops(queuedIn epoch: Int) -> Bool {
+        disposedEpoch.load(ordering: .acquiring) > epoch
+            && disposedEpoch.load(ordering: .acquiring) != .max
+    }
+}
+
+extension Sink {
+    /// A sink that delivers to `self` directly while the stack has room, and queues events for the
+    /// thread's trampoline root when it has grown too deep (see ``DeepChainTrampoline``).
+    @usableFromInline
+    func deepChainBoundary(in lifetime: CompositeDisposable) -> Sink {
+        let boundary = DeepChainBoundary()
+        lifetime.add { boundary.disposed() }
+        let link = DeepChainLink(self)
+        return Sink { event in
+            let downstream = link.value
+            let state = DeepChainTrampoline.current()
+            if state.pointee.depth == 0 {
+                DeepChainTrampoline.runAsRoot(state) { downstream.send(event) }
+            } else if !DeepChainTrampoline.mustDefer(state) {
+                downstream.send(event)
+            } else {
+                let epoch = DeepChainBoundary.epoch.load(ordering: .acquiring)
+                if boundary.drops(queuedIn: epoch) { return }
+                DeepChainTrampoline.enqueue(state) {
+                    if boundary.drops(queuedIn: epoch) { return }
+                    downstream.send(event)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Observable
+import TetherTesting
+import XCTest
+
+/// Long chains built programmatically (reducing over an array of signals or of stages): subscribing,
+/// delivering and releasing must not overflow the stack, and every value must arrive. Each chain runs
+/// on the test's own thread (the main thread, with its 8 MB stack), as users run them.
+final class DeepChainTests: XCTestCase {
+    static let chainLength = 100_000
+    static let nestingDepth = 10_000
+
+    func testSubscribingThroughAHundredThousandMapsDeliversEveryValue() {
+        var chain = Signal<Int, Never>(values: 0..<10)
+        for _ in 0..<Self.chainLength { chain = chain.map { $0 + 1 } }
+        var received: [Int] = []
+        var completions = 0
+        chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        XCTAssertEqual(received, Array(Self.chainLength..<Self.chainLength + 10))
+        XCTAssertEqual(completions, 1)
+    }
+
+    func testASubjectsValuesReachTheSubscriberThroughAHundredThousandMapsBeforeSendReturns() {
+        let subject = Subject<Int, Never>()
+        var chain = subject.signal
+        for _ in 0..<Self.chainLength { chain = chain.map { $0 + 1 } }
+        var received: [Int] = []
+        var completions = 0
+        let subscription = chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        for value in 0..<5 {
+            subject.send(value)
+            XCTAssertEqual(received.last, value + Self.chainLength, "delivered before send(\(value)) returned")
+        }
+        subject.sendCompleted()
+        XCTAssertEqual(received.count, 5)
+        XCTAssertEqual(completions, 1)
+        subscription.dispose()
+    }
+
+    func testDisposingInsideTheCallbackAtTheEndOfAHundredThousandStagesStopsDelivery() {
+        let subject = Subject<Int, Never>()
+        var chain = subject.signal
+        for index in 0..<Self.chainLength {
+            chain = index.isMultiple(of: 2) ? chain.map { $0 + 1 } : chain.filter { _ in true }
+        }
+        var received: [Int] = []
+        var subscription: (any Disposable)?
+        subscription = chain.subscribe(next: { value in
+            received.append(value)
+            subscription?.dispose()
+        })
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(received, [1 + Self.chainLength / 2])
+    }
+
+    func testAHundredThousandMixedStagesDeliverEveryValueInOrder() {
+        var chain = Signal<Int, Never>(values: 0..<20)
+        for index in 0..<Self.chainLength {
+            switch index % 4 {
+            case 0: chain = chain.map { $0 * 2 }
+            case 1: chain = chain.map { $0 / 2 }
+            case 2: chain = chain.filter { _ in true }
+            default: chain = chain.skip(0)
+            }
+        }
+        var received: [Int] = []
+        var completions = 0
+        chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        XCTAssertEqual(received, Array(0..<20))
+        XCTAssertEqual(completions, 1)
+    }
+
+    func testTenThousandNestedConcatsDeliverEveryValueInOrder() {
+        var chain = Signal<Int, Never>(value: 0)
+        for index in 1...Self.nestingDepth { chain = chain.concat(Signal(value: index)) }
+        var received: [Int] = []
+        var completions = 0
+        chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        XCTAssertEqual(received, Array(0...Self.nestingDepth))
+        XCTAssertEqual(completions, 1)
+    }
+
+    func testTenThousandNestedCatchesEachReplaceTheFailureBeforeThem() {
+        var chain = Signal<Int, TestError>(values: [0]).concat(Signal(error: TestError()))
+        for index in 1...Self.nestingDepth {
+            chain = chain.catch { _ in Signal<Int, TestError>(value: index).concat(Signal(error: TestError())) }
+        }
+        var received: [Int] = []
+        var errors = 0
+        chain.subscribe(next: { received.append($0) }, error: { _ in errors += 1 })
+        XCTAssertEqual(received, Array(0...Self.nestingDepth))
+        XCTAssertEqual(errors, 1)
+    }
+
+    func testTenThousandNestedDeferredSignalsSubscribeTheInnermost() {
+        var chain = Signal<Int, Never>(values: 0..<10)
+        for _ in 0..<Self.nestingDepth {
+            let inner = chain
+            chain = Signal.deferred { inner }
+        }
+        var received: [Int] = []
+        var completions = 0
+        chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        XCTAssertEqual(received, Array(0..<10))
+        XCTAssertEqual(completions, 1)
+    }
+}
