@@ -30,13 +30,8 @@ final class FileDescriptorTests: ResourceCheckedTestCase {
         writeAll(pipe.write, Array("hello".utf8))
         wait(for: [first], timeout: 10)
         writeAll(pipe.write, Array(" world".utf8))
-        let completed = expectation(description: "completed")
-        DispatchQueue.global().async {
-            while !log.isTerminated { sched_yield() }
-            completed.fulfill()
-        }
         close(pipe.write)
-        wait(for: [completed], timeout: 10)
+        waitUntil(timeout: 10) { log.isTerminated }
         close(pipe.read)
         XCTAssertEqual(String(decoding: log.values.reduce(Data(), +), as: UTF8.self), "hello world")
         XCTAssertEqual(log.events.last, .completed)
@@ -253,8 +248,7 @@ final class FileDescriptorTests: ResourceCheckedTestCase {
         close(pipe.write)
         XCTAssertEqual(during.subtracting(before).count, 3, "the duplicate and the wake-up pipe while subscribed")
         XCTAssertEqual(after, before, "leaked: \(after.subtracting(before).map(describeDescriptor))")
-        let deadline = Date().addingTimeInterval(10)
-        while threadCount(named: "tether-fd") > 0 && Date() < deadline { sched_yield() }
+        waitUntil(timeout: 10) { threadCount(named: "tether-fd") == 0 }
         XCTAssertEqual(threadCount(named: "tether-fd"), 0, "reader threads must end after dispose")
     }
 
@@ -320,8 +314,7 @@ final class FileDescriptorTests: ResourceCheckedTestCase {
         })
         writeAll(pipe.write, Array("one\ntwo\nthree\n".utf8))
         wait(for: [first], timeout: 10)
-        let deadline = Date().addingTimeInterval(10)
-        while threadCount(named: "tether-fd") > 0 && Date() < deadline { sched_yield() }
+        waitUntil(timeout: 10) { threadCount(named: "tether-fd") == 0 }
         XCTAssertEqual(log.values, ["one"])
     }
 }

@@ -26,7 +26,7 @@ final class DebugConcurrencyTests: DebugTestCase {
             }
         }
         stop.set()
-        while !sender.isFinished { usleep(1000) }
+        waitUntil { sender.isFinished }
         XCTAssertTrue(TetherDebug.expectNothingAlive(matching: "churn") { XCTFail($0) })
         let json = TetherDebug.stopTrace()
         let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

@@ -203,7 +203,7 @@ final class DeliverOnTests: ResourceCheckedTestCase {
                 for value in 0..<20_000 { subject.send(value) }
                 producerDone.signal()
             }
-            while delivered.value < 100 { sched_yield() }
+            waitUntil { delivered.value >= 100 }
             subscription.dispose()
             disposedFlag.raise()
             producerDone.wait()
@@ -312,7 +312,7 @@ final class SubscribeOnTests: ResourceCheckedTestCase {
                 if disposedFlag.isRaised { late.increment() }
                 delivered.increment()
             })
-            while delivered.value < 100 { sched_yield() }
+            waitUntil { delivered.value >= 100 }
             subscription.dispose()
             disposedFlag.raise()
             scheduler.queue.sync {}

@@ -199,7 +199,7 @@ final class SubjectTests: ResourceCheckedTestCase {
                     value += 1
                 }
             }
-            while received.value < 1_000 { sched_yield() }
+            waitUntil { received.value >= 1_000 }
             subscription.dispose()  // must return although the other thread never stops sending
             stop.raise()
             group.wait()
