@@ -75,4 +75,58 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             subscribe: { target in property.signal.subscribe(next: { _ in target.receive() }) },
             sender: { property.value = 1 })
     }
+    /// An `@Observed` model whose observers the owner thread subscribes on request.
+    final class FenceModel: KeyPathObservable, @unchecked Sendable {
+        @Observed var value = 0
+    }
+
+    /// `@Observed` sets and subscriptions belong to the owner's thread, so the owner subscribes each target
+    /// (on request) between its sets, and this thread disposes it while the owner keeps setting. With
+    /// `companion`, an observer that stays subscribed is delivered to first, so every target is called
+    /// through the per-observer hand-shake (`enter`) rather than the first observer's.
+    func assertNoObservedCallAfterDispose(rounds: Int, companion: Bool, file: StaticString = #filePath, line: UInt = #line) {
+        let model = FenceModel()
+        let request = Mutex<Target?>(nil)
+        let reply = Mutex<(any Disposable)?>(nil)
+        let replied = DispatchSemaphore(value: 0)
+        let stop = Flag()
+        let ownerDone = startThread {
+            let companionSubscription = companion ? model.observe(\.value).subscribe(next: { _ in }) : nil
+            while !stop.isRaised {
+                if let target = request.withLock({ slot in defer { slot = nil }; return slot }) {
+                    let subscription = model.observe(\.value).subscribe(next: { _ in target.receive() })
+                    reply.withLock { $0 = subscription }
+                    replied.signal()
+                }
+                model.value &+= 1
+            }
+            companionSubscription?.dispose()
+        }
+        var targets: [Target] = []
+        targets.reserveCapacity(rounds)
+        for _ in 0..<rounds {
+            let target = Target()
+            request.withLock { $0 = target }
+            guard waitOrFail(replied, "the owner's subscription", file: file, line: line),
+                let subscription = reply.withLock({ slot in defer { slot = nil }; return slot }),
+                waitOrFail(target.firstValue, "the target's first value", file: file, line: line)
+            else { break }
+            subscription.dispose()
+            target.disposeReturned.store(true, ordering: .relaxed)
+            targets.append(target)
+        }
+        stop.raise()
+        waitOrFail(ownerDone, "the owner's return", file: file, line: line)
+        let late = targets.reduce(0) { $0 + $1.lateCalls.load(ordering: .relaxed) }
+        XCTAssertEqual(targets.count, rounds, file: file, line: line)
+        XCTAssertEqual(late, 0, "callbacks ran after dispose() returned", file: file, line: line)
+    }
+
+    func testAnObservedPropertysOnlyObserverDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        assertNoObservedCallAfterDispose(rounds: StressScale.scaled(20_000), companion: false)
+    }
+
+    func testAnObservedPropertysSecondObserverDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        assertNoObservedCallAfterDispose(rounds: StressScale.scaled(20_000), companion: true)
+    }
 }
