@@ -84,7 +84,9 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
     /// (on request) between its sets, and this thread disposes it while the owner keeps setting. With
     /// `companion`, an observer that stays subscribed is delivered to first, so every target is called
     /// through the per-observer hand-shake (`enter`) rather than the first observer's.
-    func assertNoObservedCallAfterDispose(rounds: Int, companion: Bool, file: StaticString = #filePath, line: UInt = #line) {
+    func assertNoObservedCallAfterDispose(
+        rounds: Int, companion: Bool, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let model = FenceModel()
         let request = Mutex<Target?>(nil)
         let reply = Mutex<(any Disposable)?>(nil)
@@ -93,7 +95,10 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
         let ownerDone = startThread {
             let companionSubscription = companion ? model.observe(\.value).subscribe(next: { _ in }) : nil
             while !stop.isRaised {
-                if let target = request.withLock({ slot in defer { slot = nil }; return slot }) {
+                if let target = request.withLock({ slot in
+                    defer { slot = nil }
+                    return slot
+                }) {
                     let subscription = model.observe(\.value).subscribe(next: { _ in target.receive() })
                     reply.withLock { $0 = subscription }
                     replied.signal()
@@ -108,7 +113,10 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             let target = Target()
             request.withLock { $0 = target }
             guard waitOrFail(replied, "the owner's subscription", file: file, line: line),
-                let subscription = reply.withLock({ slot in defer { slot = nil }; return slot }),
+                let subscription = reply.withLock({ slot in
+                    defer { slot = nil }
+                    return slot
+                }),
                 waitOrFail(target.firstValue, "the target's first value", file: file, line: line)
             else { break }
             subscription.dispose()
