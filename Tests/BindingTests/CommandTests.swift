@@ -418,15 +418,6 @@ final class CommandTests: ResourceCheckedTestCase {
     }
 }
 
-/// A value behind a lock, for closures that run on other threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
-
 /// Counts overlapping enter/leave pairs.
 final class OverlapCounter: @unchecked Sendable {
     private let lock = NSLock()

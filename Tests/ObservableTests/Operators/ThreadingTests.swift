@@ -149,7 +149,7 @@ final class DeliverOnTests: ResourceCheckedTestCase {
         let scheduler = QueueScheduler(name: "deliver-order")
         let subject = Subject<Int, Never>()
         let done = expectation(description: "completed")
-        let received = LockedList()
+        let received = Locked<[Int]>([])
         let offQueue = Counter()
         subject.deliver(on: scheduler).subscribe(
             next: { value in
@@ -169,7 +169,7 @@ final class DeliverOnTests: ResourceCheckedTestCase {
     func testQueueSchedulerKeepsEachSendersOrderWithSeveralSendingThreads() {
         let scheduler = QueueScheduler(name: "deliver-many")
         let subject = Subject<Int, Never>()
-        let received = LockedList()
+        let received = Locked<[Int]>([])
         let done = expectation(description: "completed")
         subject.deliver(on: scheduler).subscribe(next: { received.append($0) }, completed: { done.fulfill() })
         // Each thread sends its own increasing sequence; per thread, order must hold.
@@ -319,14 +319,6 @@ final class SubscribeOnTests: ResourceCheckedTestCase {
             XCTAssertEqual(late.value, 0)
         }
     }
-}
-
-/// A thread-safe list of Ints.
-private final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Int] = []
-    var values: [Int] { lock.withLock { storage } }
-    func append(_ value: Int) { lock.withLock { storage.append(value) } }
 }
 
 extension Signal {

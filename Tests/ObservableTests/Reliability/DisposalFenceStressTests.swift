@@ -88,19 +88,16 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
         rounds: Int, companion: Bool, file: StaticString = #filePath, line: UInt = #line
     ) {
         let model = FenceModel()
-        let request = Mutex<Target?>(nil)
-        let reply = Mutex<(any Disposable)?>(nil)
+        let request = Locked<Target?>(nil)
+        let reply = Locked<(any Disposable)?>(nil)
         let replied = DispatchSemaphore(value: 0)
         let stop = Flag()
         let ownerDone = startThread {
             let companionSubscription = companion ? model.observe(\.value).subscribe(next: { _ in }) : nil
             while !stop.isRaised {
-                if let target = request.withLock({ slot in
-                    defer { slot = nil }
-                    return slot
-                }) {
+                if let target = request.exchange(nil) {
                     let subscription = model.observe(\.value).subscribe(next: { _ in target.receive() })
-                    reply.withLock { $0 = subscription }
+                    reply.value = subscription
                     replied.signal()
                 }
                 model.value &+= 1
@@ -111,12 +108,9 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
         targets.reserveCapacity(rounds)
         for _ in 0..<rounds {
             let target = Target()
-            request.withLock { $0 = target }
+            request.value = target
             guard waitOrFail(replied, "the owner's subscription", file: file, line: line),
-                let subscription = reply.withLock({ slot in
-                    defer { slot = nil }
-                    return slot
-                }),
+                let subscription = reply.exchange(nil),
                 waitOrFail(target.firstValue, "the target's first value", file: file, line: line)
             else { break }
             subscription.dispose()

@@ -4,24 +4,10 @@ import Observable
 import TetherTesting
 import XCTest
 
-private final class LockedInts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Int] = []
-    var values: [Int] { lock.withLock { storage } }
-    func append(_ value: Int) { lock.withLock { storage.append(value) } }
-}
-
-private final class LockedBools: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Bool] = []
-    var values: [Bool] { lock.withLock { storage } }
-    func append(_ value: Bool) { lock.withLock { storage.append(value) } }
-}
-
 final class QueueSchedulerTests: ResourceCheckedTestCase {
     func testScheduledWorkRunsInOrder() {
         let scheduler = QueueScheduler(name: "order")
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         let done = expectation(description: "last action ran")
         for index in 0..<1_000 {
             scheduler.schedule {
@@ -36,7 +22,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
     func testDisposingBeforeItRunsCancelsTheWork() {
         let scheduler = QueueScheduler(name: "cancel")
         let gate = DispatchSemaphore(value: 0)
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         scheduler.schedule { gate.wait() }  // hold the queue so the next action cannot start yet
         let cancelled = scheduler.schedule { log.append(1) }
         scheduler.schedule { log.append(2) }
@@ -51,7 +37,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
 
     func testDisposingDelayedWorkCancelsIt() {
         let scheduler = QueueScheduler(name: "cancel-delayed")
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         let cancelled = scheduler.schedule(after: .milliseconds(1)) { log.append(1) }
         cancelled.dispose()
         let done = expectation(description: "later marker ran")
@@ -65,7 +51,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
 
     func testDelayedWorkRunsOnTheQueue() {
         let scheduler = QueueScheduler(name: "delayed")
-        let onQueue = LockedBools()
+        let onQueue = Locked<[Bool]>([])
         let done = expectation(description: "ran")
         scheduler.schedule(after: .milliseconds(5)) {
             onQueue.append(scheduler.isCurrent)
@@ -78,7 +64,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
     func testIsCurrentOnlyOnTheSchedulersOwnQueue() {
         let scheduler = QueueScheduler(name: "current")
         let other = QueueScheduler(name: "other")
-        let seen = LockedBools()
+        let seen = Locked<[Bool]>([])
         let done = expectation(description: "ran")
         XCTAssertFalse(scheduler.isCurrent)
         scheduler.schedule {
@@ -94,7 +80,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
         let queue = DispatchQueue(label: "existing")
         let scheduler = QueueScheduler(queue: queue)
         XCTAssertTrue(scheduler.queue === queue)
-        let seen = LockedBools()
+        let seen = Locked<[Bool]>([])
         let done = expectation(description: "ran")
         scheduler.schedule {
             seen.append(scheduler.isCurrent)
@@ -106,7 +92,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
     }
 
     func testMainSchedulerRunsWhileTheTestWaits() {
-        let seen = LockedBools()
+        let seen = Locked<[Bool]>([])
         let done = expectation(description: "ran on main")
         QueueScheduler.main.schedule {
             seen.append(QueueScheduler.main.isCurrent)
@@ -119,7 +105,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
     func testRepeatingTimerFiresUntilDisposed() {
         let scheduler = QueueScheduler(name: "timer")
         let ticks = Counter()
-        let onQueue = LockedBools()
+        let onQueue = Locked<[Bool]>([])
         let threeTicks = expectation(description: "three ticks")
         threeTicks.assertForOverFulfill = false
         let timer = scheduler.schedule(after: .zero, interval: .milliseconds(1)) {
@@ -140,7 +126,7 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
 
     func testIntervalSignalTicksOnAQueueScheduler() {
         let scheduler = QueueScheduler(name: "interval")
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         let done = expectation(description: "three ticks")
         let subscription = Signal.interval(.milliseconds(1), on: scheduler).subscribe(next: { tick in
             log.append(tick)
@@ -157,14 +143,14 @@ final class QueueSchedulerTests: ResourceCheckedTestCase {
 
 final class ImmediateSchedulerTests: ResourceCheckedTestCase {
     func testScheduleRunsBeforeReturning() {
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         let work = ImmediateScheduler.shared.schedule { log.append(1) }
         XCTAssertEqual(log.values, [1])
         XCTAssertTrue(work.isDisposed)
     }
 
     func testNestedSchedulingRunsAtOnceInNestingOrder() {
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         ImmediateScheduler.shared.schedule {
             log.append(1)
             ImmediateScheduler.shared.schedule { log.append(2) }
@@ -174,7 +160,7 @@ final class ImmediateSchedulerTests: ResourceCheckedTestCase {
     }
 
     func testDelayedWorkRunsBeforeReturning() {
-        let log = LockedInts()
+        let log = Locked<[Int]>([])
         ImmediateScheduler.shared.schedule(after: .zero) { log.append(1) }
         ImmediateScheduler.shared.schedule(after: .milliseconds(1)) { log.append(2) }
         XCTAssertEqual(log.values, [1, 2])

@@ -45,7 +45,7 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
 
     func testActionsSeeTheirScheduledTimeAsNow() {
         let scheduler = TestScheduler()
-        let seen = LockedDurations()
+        let seen = Locked<[Duration]>([])
         scheduler.schedule(after: .milliseconds(300)) { seen.append(scheduler.now) }
         scheduler.schedule(after: .milliseconds(700)) { seen.append(scheduler.now) }
         scheduler.advance(by: .seconds(5))
@@ -130,7 +130,7 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
     func testAnActionCanCancelALaterOneDueAtTheSameTime() {
         let scheduler = TestScheduler()
         let log = StampedLog(scheduler)
-        let victim = LockedDisposable()
+        let victim = Locked<(any Disposable)?>(nil)
         scheduler.schedule(after: .seconds(1)) {
             log.append("killer")
             victim.value?.dispose()
@@ -156,7 +156,7 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
     func testARepeatingActionCanCancelItself() {
         let scheduler = TestScheduler()
         let count = Counter()
-        let handle = LockedDisposable()
+        let handle = Locked<(any Disposable)?>(nil)
         handle.value = scheduler.schedule(after: .zero, interval: .seconds(1)) {
             count.increment()
             if count.value == 3 { handle.value?.dispose() }
@@ -215,18 +215,3 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
     }
 }
 
-private final class LockedDurations: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Duration] = []
-    var values: [Duration] { lock.withLock { storage } }
-    func append(_ value: Duration) { lock.withLock { storage.append(value) } }
-}
-
-private final class LockedDisposable: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: (any Disposable)?
-    var value: (any Disposable)? {
-        get { lock.withLock { storage } }
-        set { lock.withLock { storage = newValue } }
-    }
-}
