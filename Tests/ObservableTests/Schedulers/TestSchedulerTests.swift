@@ -214,4 +214,3 @@ final class TestSchedulerTests: ResourceCheckedTestCase {
         XCTAssertEqual(count.value, 800)
     }
 }
-
