@@ -5,6 +5,8 @@ import Foundation
 /// The lock is an `NSLock` (a pthread mutex), which Thread Sanitizer understands: `Synchronization.Mutex`
 /// is a futex it does not see, so handing values through one is reported as a race (LINUX-NOTES).
 ///
+/// A `package` type, which the examples checker (public API only) cannot see:
+/// <!-- example: skip -->
 /// ```swift
 /// let seen = Locked<[Int]>([])
 /// DispatchQueue.global().async { seen.append(1) }
