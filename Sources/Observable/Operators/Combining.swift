@@ -235,39 +235,7 @@ extension Signal {
 
     @inlinable
     static func mergeSignals(_ sources: [Signal]) -> Signal {
-        Signal(unsafeStart: { sink, lifetime in
-            let count = sources.count
-            if count == 0 {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            var running = count
-            var live = count
-            let mailbox = Mailbox<IndexedInput<Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .event(_, .next(let value)):
-                    sink.send(.next(value))
-                case .event(_, .error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .event(_, .completed):
-                    running -= 1
-                    if running == 0 {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    }
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                }
-            }
-            for source in sources {
-                let started = source.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.event(0, $0)) }, gone: { mailbox.post(.gone) })
-                if !started { return }
-            }
-        })
+        combining(sources, logic: MergeMany.init)
     }
 }
 
@@ -280,18 +248,14 @@ final class WithLatestFrom<Value, Latest, Failure: Error>: TwoInputLogic {
     init() {}
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<Value, Latest, Failure>, sink: Sink<(Value, Latest), Failure>,
-        lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<Value, Latest, Failure>, output: OperatorOutput<(Value, Latest), Failure>) {
         switch input {
         case .first(.next(let value)):
-            if let latest { sink.send(.next((value, latest))) }
+            if let latest { output.send((value, latest)) }
         case .second(.next(let value)):
             latest = value
         case .first(.completed):
-            sink.send(.completed)
-            lifetime.dispose()
+            output.finish(.completed)
         case .second(.completed), .first(.error), .second(.error), .gone:
             break  // the other's completion changes nothing; the rest is the scaffold's
         }
@@ -307,18 +271,38 @@ final class SampleOn<Value, Trigger, Failure: Error>: TwoInputLogic {
     init() {}
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<Value, Trigger, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<Value, Trigger, Failure>, output: OperatorOutput<Value, Failure>) {
         switch input {
         case .first(.next(let value)):
             latest = value
         case .second(.next):
-            if let latest { sink.send(.next(latest)) }
+            if let latest { output.send(latest) }
         case .first(.completed), .second(.completed):
-            sink.send(.completed)
-            lifetime.dispose()
+            output.finish(.completed)
         case .first(.error), .second(.error), .gone:
+            break  // the scaffold's
+        }
+    }
+}
+
+/// The logic of ``Signal/merge(_:)``: one per subscription, driven by its mailbox.
+@usableFromInline
+final class MergeMany<Value, Failure: Error>: ManyInputLogic {
+    @usableFromInline @exclusivity(unchecked) var running: InputCount
+
+    @inlinable
+    init(count: Int) {
+        running = InputCount(count)
+    }
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(_ index: Int, _ event: Event<Value, Failure>, output: OperatorOutput<Value, Failure>) {
+        switch event {
+        case .next(let value):
+            output.send(value)
+        case .completed:
+            if running.finishOne() { output.finish(.completed) }
+        case .error:
             break  // the scaffold's
         }
     }
