@@ -16,6 +16,7 @@ extension SignalConvertible {
     public func attempt(_ action: @escaping (Value) throws(Failure) -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var failed = false
             upstream.start(
                 Sink { event in
@@ -25,8 +26,7 @@ extension SignalConvertible {
                             try action(value)
                         } catch {
                             failed = true
-                            sink.send(.error(error))
-                            lifetime.dispose()
+                            output.finish(.error(error))
                             return
                         }
                     }
@@ -56,6 +56,7 @@ extension SignalConvertible {
     ) -> Signal<NewValue, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var failed = false
             upstream.start(
                 Sink { event in
@@ -67,8 +68,7 @@ extension SignalConvertible {
                             transformed = try transform(value)
                         } catch {
                             failed = true
-                            sink.send(.error(error))
-                            lifetime.dispose()
+                            output.finish(.error(error))
                             return
                         }
                         sink.send(.next(transformed))

@@ -16,23 +16,14 @@ extension SignalConvertible {
         let first = signal
         let second = other.signal
         return Signal(unsafeStart: { sink, lifetime in
-            // The first signal runs in a child: its completion disposes only the child.
-            let child = CompositeDisposable(partOf: lifetime)
-            guard let key = lifetime.add(child) else { return }
-            first.start(
-                Sink { event in
-                    switch event {
-                    case .next:
-                        sink.send(event)
-                    case .error:
-                        sink.send(event)
-                        lifetime.dispose()
-                    case .completed:
-                        lifetime.remove(key)
-                        if lifetime.isDisposed { return }
-                        second.start(sink, in: lifetime)
-                    }
-                }, in: child)
+            let output = OperatorOutput(sink, lifetime)
+            first.startAsStage(in: lifetime) { event in
+                guard case .completed = event else {
+                    output.forward(event)
+                    return nil
+                }
+                return { second.start(sink, in: lifetime) }
+            }
         })
     }
 
@@ -53,22 +44,18 @@ extension SignalConvertible {
     ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
         let first = signal
         return Signal(unsafeStart: { sink, lifetime in
-            let child = CompositeDisposable(partOf: lifetime)
-            guard let key = lifetime.add(child) else { return }
-            first.start(
-                Sink { event in
-                    switch event {
-                    case .next:
-                        return
-                    case .error(let failure):
-                        sink.send(.error(failure))
-                        lifetime.dispose()
-                    case .completed:
-                        lifetime.remove(key)
-                        if lifetime.isDisposed { return }
-                        next().signal.start(sink, in: lifetime)
-                    }
-                }, in: child)
+            let output = OperatorOutput(sink, lifetime)
+            first.startAsStage(in: lifetime) { event in
+                switch event {
+                case .next:
+                    return nil
+                case .error(let failure):
+                    output.finish(.error(failure))
+                    return nil
+                case .completed:
+                    return { next().signal.start(sink, in: lifetime) }
+                }
+            }
         })
     }
 
