@@ -1,7 +1,7 @@
 import CMallInfo
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W4|W8 N
 import Glibc
 import Observable
 
@@ -46,6 +46,15 @@ let counter = Counter()
     return (Int(after) - Int(before)) / n
 }
 
+@inline(never) func w4(_ n: Int) {
+    let a = Subject<Int, Never>()
+    let b = Subject<Int, Never>()
+    a.combineLatest(with: b).map { $0 &+ $1 }.subscribe(next: { counter.sum &+= UInt64($0) })
+    for value in 0..<n {
+        if value & 1 == 0 { a.send(value) } else { b.send(value) }
+    }
+}
+
 @inline(never) func w8(_ n: Int) {
     for _ in 0..<n {
         Signal(values: 0..<10).subscribe(next: { counter.sum &+= UInt64($0) }, completed: { counter.sum &+= 1 })
@@ -57,6 +66,7 @@ case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
+case "W4": w4(n)
 case "W8": w8(n)
 default: fatalError("unknown workload")
 }

@@ -62,9 +62,8 @@ protocol TwoInputLogic<First, Second, Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
     /// An input's value or completion (failures and inputs going away are the scaffold's). Runs one at a
-    /// time, inside the operator's mailbox; calls `lifetime.dispose()` after sending a terminal event.
-    func receive(
-        _ input: BinaryInput<First, Second, Failure>, sink: Sink<Output, Failure>, lifetime: CompositeDisposable)
+    /// time, inside the operator's mailbox; ends the subscription with `output.finish(_:)`.
+    func receive(_ input: BinaryInput<First, Second, Failure>, output: OperatorOutput<Output, Failure>)
 }
 
 extension Signal {
@@ -87,17 +86,16 @@ extension Signal {
         Signal(
             unsafeStart: { sink, lifetime in
                 let logic = makeLogic()
-                let live = StateBox(2)
+                let output = OperatorOutput(sink, lifetime)
+                let live = StateBox(InputCount(2))
                 let mailbox = Mailbox<BinaryInput<Logic.First, Logic.Second, Failure>>(lifetime: lifetime) { input in
                     switch input {
                     case .first(.error(let failure)), .second(.error(let failure)):
-                        sink.send(.error(failure))
-                        lifetime.dispose()
+                        output.finish(.error(failure))
                     case .gone:
-                        live.value -= 1
-                        if live.value == 0 { lifetime.dispose() }
+                        if live.value.finishOne() { output.end() }
                     default:
-                        logic.receive(input, sink: sink, lifetime: lifetime)
+                        logic.receive(input, output: output)
                     }
                 }
                 let firstSink = Sink<Logic.First, Failure> { mailbox.post(.first($0)) }
@@ -110,6 +108,63 @@ extension Signal {
                     guard first.startAsInput(in: lifetime, sink: firstSink, gone: { mailbox.post(.gone) })
                     else { return }
                     second.startAsInput(in: lifetime, sink: secondSink, gone: { mailbox.post(.gone) })
+                }
+            }, function: function, file: file)
+    }
+}
+
+/// The logic of an operator over a collection of same-typed inputs (`merge`, `combineLatest([…])`,
+/// `zip([…])`), one object per subscription, driven by
+/// ``Signal/combining(_:function:file:logic:)``. A type for the reason ``TwoInputLogic`` is one.
+@usableFromInline
+protocol ManyInputLogic<Input, Output, Failure>: AnyObject {
+    associatedtype Input
+    associatedtype Output
+    associatedtype Failure: Error
+    /// A value or completion of the input at `index` (failures and inputs going away are the
+    /// scaffold's). Runs one at a time, inside the operator's mailbox; ends the subscription with
+    /// `output.finish(_:)`.
+    func receive(_ index: Int, _ event: Event<Input, Failure>, output: OperatorOutput<Output, Failure>)
+}
+
+extension Signal {
+    /// The scaffold of an operator over a collection of same-typed inputs: every input posts into one
+    /// ``Mailbox``, tagged with its position, so the logic runs one input at a time, with no lock held.
+    ///
+    /// `makeLogic` runs once per subscription, with the number of inputs. As
+    /// ``combining(_:_:startingSecond:function:file:logic:)`` does for two inputs, the scaffold sends on a
+    /// failure of any input and ends, and ends quietly once every input's source is gone. No inputs:
+    /// the result completes at once (RAC's `+merge:@[]`, `+combineLatest:@[]`, `+zip:@[]`).
+    @inlinable
+    static func combining<Logic: ManyInputLogic>(
+        _ sources: [Signal<Logic.Input, Failure>],
+        function: StaticString = #function, file: StaticString = #fileID,
+        logic makeLogic: @escaping (_ count: Int) -> Logic
+    ) -> Signal where Logic.Output == Value, Logic.Failure == Failure {
+        Signal(
+            unsafeStart: { sink, lifetime in
+                let output = OperatorOutput(sink, lifetime)
+                let count = sources.count
+                if count == 0 {
+                    output.finish(.completed)
+                    return
+                }
+                let logic = makeLogic(count)
+                let live = StateBox(InputCount(count))
+                let mailbox = Mailbox<IndexedInput<Logic.Input, Failure>>(lifetime: lifetime) { input in
+                    switch input {
+                    case .event(_, .error(let failure)):
+                        output.finish(.error(failure))
+                    case .event(let index, let event):
+                        logic.receive(index, event, output: output)
+                    case .gone:
+                        if live.value.finishOne() { output.end() }
+                    }
+                }
+                for (index, source) in sources.enumerated() {
+                    let started = source.startAsInput(
+                        in: lifetime, sink: Sink { mailbox.post(.event(index, $0)) }, gone: { mailbox.post(.gone) })
+                    if !started { return }
                 }
             }, function: function, file: file)
     }

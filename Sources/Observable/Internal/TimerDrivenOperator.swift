@@ -54,12 +54,11 @@ extension Signal {
     /// firings of one re-armable timer and the source's end, one at a time (through a ``Mailbox``), with
     /// no lock held while it runs.
     ///
-    /// `makeHandler` runs once per subscription, with the downstream sink, the subscription's lifetime and
-    /// its timer; the handler it returns keeps its state in the variables it captures. The source runs in
-    /// a lifetime of its own, so that its terminal event reaches the handler even while a timer firing is
-    /// being handled on another thread, and the operator decides when the subscription ends: the handler
-    /// calls `lifetime.dispose()` after sending a terminal event, and on `.sourceGone` when it ends
-    /// quietly. Disposing the subscription cancels the timer. `function` and `file` name the operator for
+    /// `makeHandler` runs once per subscription, with the subscription's output and its timer; the
+    /// handler it returns keeps its state in the variables it captures. The source runs in a lifetime of
+    /// its own, so that its terminal event reaches the handler even while a timer firing is being handled
+    /// on another thread, and the operator decides when the subscription ends: the handler ends it with
+    /// `output.finish(_:)`, or with `output.end()` on `.sourceGone` when it ends quietly. Disposing the subscription cancels the timer. `function` and `file` name the operator for
     /// the debugging tools (see `Signal(unsafeStart:)`).
     @inlinable
     static func timerDriven<Upstream, S: Scheduler>(
@@ -67,13 +66,12 @@ extension Signal {
         on scheduler: S,
         function: StaticString = #function, file: StaticString = #fileID,
         _ makeHandler:
-            @escaping (Sink<Value, Failure>, CompositeDisposable, OperatorTimer<S>)
-            -> (TimedInput<Upstream, Failure>) -> Void
+            @escaping (OperatorOutput<Value, Failure>, OperatorTimer<S>) -> (TimedInput<Upstream, Failure>) -> Void
     ) -> Signal {
         Signal(
             unsafeStart: { sink, lifetime in
                 let timer = OperatorTimer(scheduler: scheduler)
-                let handle = makeHandler(sink, lifetime, timer)
+                let handle = makeHandler(OperatorOutput(sink, lifetime), timer)
                 let mailbox = Mailbox<TimerDrivenOp<Upstream, Failure>>(lifetime: lifetime) { op in
                     switch op {
                     case .upstream(let event): handle(.upstream(event))

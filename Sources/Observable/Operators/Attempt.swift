@@ -14,25 +14,10 @@ extension SignalConvertible {
     /// Marble: `-a-b-c-|` where `action(b)` throws `X` → `-a-X`
     @inlinable
     public func attempt(_ action: @escaping (Value) throws(Failure) -> Void) -> Signal<Value, Failure> {
-        let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            var failed = false
-            upstream.start(
-                Sink { event in
-                    if failed { return }
-                    if case .next(let value) = event {
-                        do throws(Failure) {
-                            try action(value)
-                        } catch {
-                            failed = true
-                            sink.send(.error(error))
-                            lifetime.dispose()
-                            return
-                        }
-                    }
-                    sink.send(event)
-                }, in: lifetime)
-        })
+        trying { value throws(Failure) in
+            try action(value)
+            return value
+        }
     }
 
     /// Transforms each value with a closure that may throw; a thrown error is sent instead and ends
@@ -54,30 +39,40 @@ extension SignalConvertible {
     public func tryMap<NewValue>(
         _ transform: @escaping (Value) throws(Failure) -> NewValue
     ) -> Signal<NewValue, Failure> {
+        trying(transform)
+    }
+
+    /// `tryMap` and `attempt`: `function` and `file` name the operator for the debugging tools.
+    @inlinable
+    func trying<NewValue>(
+        _ transform: @escaping (Value) throws(Failure) -> NewValue,
+        function: StaticString = #function, file: StaticString = #fileID
+    ) -> Signal<NewValue, Failure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            var failed = false
-            upstream.start(
-                Sink { event in
-                    if failed { return }
-                    switch event {
-                    case .next(let value):
-                        let transformed: NewValue
-                        do throws(Failure) {
-                            transformed = try transform(value)
-                        } catch {
-                            failed = true
-                            sink.send(.error(error))
-                            lifetime.dispose()
-                            return
+        return Signal(
+            unsafeStart: { sink, lifetime in
+                let output = OperatorOutput(sink, lifetime)
+                var failed = false
+                upstream.start(
+                    Sink { event in
+                        if failed { return }
+                        switch event {
+                        case .next(let value):
+                            let transformed: NewValue
+                            do throws(Failure) {
+                                transformed = try transform(value)
+                            } catch {
+                                failed = true
+                                output.finish(.error(error))
+                                return
+                            }
+                            sink.send(.next(transformed))
+                        case .error(let failure):
+                            sink.send(.error(failure))
+                        case .completed:
+                            sink.send(.completed)
                         }
-                        sink.send(.next(transformed))
-                    case .error(let failure):
-                        sink.send(.error(failure))
-                    case .completed:
-                        sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
+                    }, in: lifetime)
+            }, function: function, file: file)
     }
 }

@@ -140,22 +140,26 @@ extension SignalConvertible {
         let lifetime = CompositeDisposable()
         // Runs after a terminal event too, when `settle` no longer changes anything.
         lifetime.add { outcome.settle(.failure(.interrupted)) }
+        // The waiting caller is this subscription's downstream: it gets the last value (or the error).
+        let output = OperatorOutput(
+            Sink<Result?, Failure> { event in
+                switch event {
+                case .next(let last): outcome.settle(.success(last))
+                case .error(let failure): outcome.settle(.failure(.failed(failure)))
+                case .completed: break
+                }
+            }, lifetime)
         var last: Result?
         source.start(
             Sink { event in
                 switch event {
-                case .next(let value):
-                    last = value
-                case .error(let failure):
-                    outcome.settle(.failure(.failed(failure)))
-                    lifetime.dispose()
-                case .completed:
-                    outcome.settle(.success(last))
-                    lifetime.dispose()
+                case .next(let value): last = value
+                case .error(let failure): output.finish(.error(failure))
+                case .completed: output.finish(after: last)
                 }
             }, in: lifetime)
         if !outcome.isSettled, isOnMainThread(), outcome.settle(.failure(.wouldBlockMainThread)) {
-            lifetime.dispose()
+            output.end()
         }
         return try outcome.wait().get()
     }

@@ -24,15 +24,14 @@ extension SignalConvertible where Value: Sendable {
     public func buffer<S: Scheduler>(_ interval: Duration, on scheduler: S) -> Signal<[Value], Failure> {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
+        return Signal.timerDriven(by: upstream, on: scheduler) { output, timer in
             var buffered: [Value] = []
-            /// Sends what is buffered, if anything. Returns whether the subscription is still alive.
-            func flush() -> Bool {
-                if buffered.isEmpty { return true }
+            /// Sends what is buffered, if anything.
+            func flush() {
+                if buffered.isEmpty { return }
                 let values = buffered
                 buffered = []
-                sink.send(.next(values))
-                return !lifetime.isDisposed
+                output.send(values)
             }
             return { input in
                 switch input {
@@ -42,19 +41,17 @@ extension SignalConvertible where Value: Sendable {
                     buffered.append(value)
                 case .upstream(.error(let failure)):
                     buffered = []
-                    sink.send(.error(failure))
-                    lifetime.dispose()
+                    output.finish(.error(failure))
                 case .upstream(.completed):
-                    guard flush() else { return }
-                    sink.send(.completed)
-                    lifetime.dispose()
+                    flush()
+                    output.finish(.completed)
                 case .timerFired:
-                    _ = flush()
+                    flush()
                 case .sourceGone:
                     // The source went away without a terminal event: nothing more can come. Send what is
                     // buffered and end quietly, which frees the subscription.
-                    _ = flush()
-                    lifetime.dispose()
+                    flush()
+                    output.end()
                 }
             }
         }

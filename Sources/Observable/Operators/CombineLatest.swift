@@ -44,29 +44,20 @@ final class CombineLatestPair<First, Second, Failure: Error>: TwoInputLogic {
     init() {}
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<First, Second, Failure>, sink: Sink<(First, Second), Failure>,
-        lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<First, Second, Failure>, output: OperatorOutput<(First, Second), Failure>) {
         switch input {
         case .first(.next(let value)):
             first = value
-            if let latest = second { sink.send(.next((value, latest))) }
+            if let latest = second { output.send((value, latest)) }
         case .second(.next(let value)):
             second = value
-            if let latest = first { sink.send(.next((latest, value))) }
+            if let latest = first { output.send((latest, value)) }
         case .first(.completed):
             firstCompleted = true
-            if secondCompleted {
-                sink.send(.completed)
-                lifetime.dispose()
-            }
+            if secondCompleted { output.finish(.completed) }
         case .second(.completed):
             secondCompleted = true
-            if firstCompleted {
-                sink.send(.completed)
-                lifetime.dispose()
-            }
+            if firstCompleted { output.finish(.completed) }
         case .first(.error), .second(.error), .gone:
             break  // the scaffold's
         }
@@ -204,45 +195,36 @@ extension Signal {
         Signals.Element: SignalConvertible, Value == [Signals.Element.Value],
         Failure == Signals.Element.Failure
     {
-        let sources = signals.map(\.signal)
-        return Signal(unsafeStart: { sink, lifetime in
-            let count = sources.count
-            if count == 0 {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            var latest = [Signals.Element.Value?](repeating: nil, count: count)
-            var missing = count
-            var running = count
-            var live = count
-            let mailbox = Mailbox<IndexedInput<Signals.Element.Value, Failure>>(lifetime: lifetime) {
-                input in
-                switch input {
-                case .event(let index, .next(let value)):
-                    if case .none = latest[index] { missing -= 1 }
-                    latest[index] = value
-                    if missing == 0 { sink.send(.next(latest.compactMap { $0 })) }
-                case .event(_, .error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .event(_, .completed):
-                    running -= 1
-                    if running == 0 {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    }
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                }
-            }
-            for (index, source) in sources.enumerated() {
-                let started = source.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.event(index, $0)) },
-                    gone: { mailbox.post(.gone) })
-                if !started { return }
-            }
-        })
+        return combining(signals.map(\.signal), logic: CombineLatestMany.init)
+    }
+}
+
+/// The logic of `combineLatest` over a collection: one per subscription, driven by its mailbox.
+@usableFromInline
+final class CombineLatestMany<Input, Failure: Error>: ManyInputLogic {
+    @usableFromInline @exclusivity(unchecked) var latest: [Input?]
+    /// Inputs that have not sent a value yet.
+    @usableFromInline @exclusivity(unchecked) var missing: Int
+    @usableFromInline @exclusivity(unchecked) var running: InputCount
+
+    @inlinable
+    init(count: Int) {
+        latest = Array(repeating: nil, count: count)
+        missing = count
+        running = InputCount(count)
+    }
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(_ index: Int, _ event: Event<Input, Failure>, output: OperatorOutput<[Input], Failure>) {
+        switch event {
+        case .next(let value):
+            if case .none = latest[index] { missing -= 1 }
+            latest[index] = value
+            if missing == 0 { output.send(latest.compactMap { $0 }) }
+        case .completed:
+            if running.finishOne() { output.finish(.completed) }
+        case .error:
+            break  // the scaffold's
+        }
     }
 }

@@ -16,23 +16,14 @@ extension SignalConvertible {
         let first = signal
         let second = other.signal
         return Signal(unsafeStart: { sink, lifetime in
-            // The first signal runs in a child: its completion disposes only the child.
-            let child = CompositeDisposable(partOf: lifetime)
-            guard let key = lifetime.add(child) else { return }
-            first.start(
-                Sink { event in
-                    switch event {
-                    case .next:
-                        sink.send(event)
-                    case .error:
-                        sink.send(event)
-                        lifetime.dispose()
-                    case .completed:
-                        lifetime.remove(key)
-                        if lifetime.isDisposed { return }
-                        second.start(sink, in: lifetime)
-                    }
-                }, in: child)
+            let output = OperatorOutput(sink, lifetime)
+            first.startAsStage(in: lifetime) { event in
+                guard case .completed = event else {
+                    output.forward(event)
+                    return nil
+                }
+                return { second.start(sink, in: lifetime) }
+            }
         })
     }
 
@@ -53,22 +44,18 @@ extension SignalConvertible {
     ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
         let first = signal
         return Signal(unsafeStart: { sink, lifetime in
-            let child = CompositeDisposable(partOf: lifetime)
-            guard let key = lifetime.add(child) else { return }
-            first.start(
-                Sink { event in
-                    switch event {
-                    case .next:
-                        return
-                    case .error(let failure):
-                        sink.send(.error(failure))
-                        lifetime.dispose()
-                    case .completed:
-                        lifetime.remove(key)
-                        if lifetime.isDisposed { return }
-                        next().signal.start(sink, in: lifetime)
-                    }
-                }, in: child)
+            let output = OperatorOutput(sink, lifetime)
+            first.startAsStage(in: lifetime) { event in
+                switch event {
+                case .next:
+                    return nil
+                case .error(let failure):
+                    output.finish(.error(failure))
+                    return nil
+                case .completed:
+                    return { next().signal.start(sink, in: lifetime) }
+                }
+            }
         })
     }
 
@@ -235,39 +222,7 @@ extension Signal {
 
     @inlinable
     static func mergeSignals(_ sources: [Signal]) -> Signal {
-        Signal(unsafeStart: { sink, lifetime in
-            let count = sources.count
-            if count == 0 {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            var running = count
-            var live = count
-            let mailbox = Mailbox<IndexedInput<Value, Failure>>(lifetime: lifetime) { input in
-                switch input {
-                case .event(_, .next(let value)):
-                    sink.send(.next(value))
-                case .event(_, .error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                case .event(_, .completed):
-                    running -= 1
-                    if running == 0 {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    }
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                }
-            }
-            for source in sources {
-                let started = source.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.event(0, $0)) }, gone: { mailbox.post(.gone) })
-                if !started { return }
-            }
-        })
+        combining(sources, logic: MergeMany.init)
     }
 }
 
@@ -280,18 +235,14 @@ final class WithLatestFrom<Value, Latest, Failure: Error>: TwoInputLogic {
     init() {}
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<Value, Latest, Failure>, sink: Sink<(Value, Latest), Failure>,
-        lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<Value, Latest, Failure>, output: OperatorOutput<(Value, Latest), Failure>) {
         switch input {
         case .first(.next(let value)):
-            if let latest { sink.send(.next((value, latest))) }
+            if let latest { output.send((value, latest)) }
         case .second(.next(let value)):
             latest = value
         case .first(.completed):
-            sink.send(.completed)
-            lifetime.dispose()
+            output.finish(.completed)
         case .second(.completed), .first(.error), .second(.error), .gone:
             break  // the other's completion changes nothing; the rest is the scaffold's
         }
@@ -307,18 +258,38 @@ final class SampleOn<Value, Trigger, Failure: Error>: TwoInputLogic {
     init() {}
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<Value, Trigger, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<Value, Trigger, Failure>, output: OperatorOutput<Value, Failure>) {
         switch input {
         case .first(.next(let value)):
             latest = value
         case .second(.next):
-            if let latest { sink.send(.next(latest)) }
+            if let latest { output.send(latest) }
         case .first(.completed), .second(.completed):
-            sink.send(.completed)
-            lifetime.dispose()
+            output.finish(.completed)
         case .first(.error), .second(.error), .gone:
+            break  // the scaffold's
+        }
+    }
+}
+
+/// The logic of ``Signal/merge(_:)``: one per subscription, driven by its mailbox.
+@usableFromInline
+final class MergeMany<Value, Failure: Error>: ManyInputLogic {
+    @usableFromInline @exclusivity(unchecked) var running: InputCount
+
+    @inlinable
+    init(count: Int) {
+        running = InputCount(count)
+    }
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(_ index: Int, _ event: Event<Value, Failure>, output: OperatorOutput<Value, Failure>) {
+        switch event {
+        case .next(let value):
+            output.send(value)
+        case .completed:
+            if running.finishOne() { output.finish(.completed) }
+        case .error:
             break  // the scaffold's
         }
     }

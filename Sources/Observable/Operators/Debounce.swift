@@ -51,7 +51,7 @@ extension SignalConvertible where Value: Sendable {
     ) -> Signal<Value, Failure> {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
+        return Signal.timerDriven(by: upstream, on: scheduler) { output, timer in
             var state = DebounceState<Value>()
             return { input in
                 switch input {
@@ -63,29 +63,20 @@ extension SignalConvertible where Value: Sendable {
                         // RAC drops the waiting value and sends this one at once.
                         state.reset()
                         timer.cancel()
-                        sink.send(.next(value))
+                        output.send(value)
                     }
                 case .upstream(.error(let failure)):
                     state.reset()
-                    sink.send(.error(failure))
-                    lifetime.dispose()
+                    output.finish(.error(failure))
                 case .upstream(.completed):
-                    if let value = state.finish() {
-                        sink.send(.next(value))
-                        if lifetime.isDisposed { return }
-                    }
-                    sink.send(.completed)
-                    lifetime.dispose()
+                    if let value = state.finish() { output.send(value) }
+                    output.finish(.completed)
                 case .timerFired:
-                    if let value = state.timerFired() {
-                        sink.send(.next(value))
-                    }
+                    if let value = state.timerFired() { output.send(value) }
                 case .sourceGone:
                     // The source went away without a terminal event: send what waits and end quietly.
-                    if let value = state.finish() {
-                        sink.send(.next(value))
-                    }
-                    lifetime.dispose()
+                    if let value = state.finish() { output.send(value) }
+                    output.end()
                 }
             }
         }

@@ -19,22 +19,20 @@ extension SignalConvertible {
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
-            // The source gets its own child lifetime: it ends before the replacement starts.
-            let child = CompositeDisposable(partOf: lifetime)
-            guard let key = lifetime.add(child) else { return }
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value):
-                        sink.send(.next(value))
-                    case .completed:
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    case .error(let failure):
-                        lifetime.remove(key)
-                        handler(failure).signal.start(sink, in: lifetime)
-                    }
-                }, in: child)
+            // The source is a stage of its own: it ends before the replacement starts.
+            let output = OperatorOutput(sink, lifetime)
+            upstream.startAsStage(in: lifetime) { event in
+                switch event {
+                case .next(let value):
+                    output.send(value)
+                    return nil
+                case .completed:
+                    output.finish(.completed)
+                    return nil
+                case .error(let failure):
+                    return { handler(failure).signal.start(sink, in: lifetime) }
+                }
+            }
         })
     }
 
@@ -79,31 +77,23 @@ extension SignalConvertible {
             // Touched only by the error callbacks of successive subscriptions, which follow each
             // other (each subscription starts after the previous one failed).
             var retriesLeft = maximumRetries
+            let output = OperatorOutput(sink, lifetime)
             let loop = RetryLoop()
             func subscribeOnce() {
-                let child = CompositeDisposable(partOf: lifetime)
-                guard let key = lifetime.add(child) else { return }
-                upstream.start(
-                    Sink { event in
-                        switch event {
-                        case .next:
-                            sink.send(event)
-                        case .completed:
-                            sink.send(.completed)
-                            lifetime.dispose()
-                        case .error(let failure):
-                            if let left = retriesLeft {
-                                if left <= 0 {
-                                    sink.send(.error(failure))
-                                    lifetime.dispose()
-                                    return
-                                }
-                                retriesLeft = left - 1
-                            }
-                            lifetime.remove(key)
-                            loop.run(subscribeOnce)
+                upstream.startAsStage(in: lifetime) { event in
+                    guard case .error = event else {
+                        output.forward(event)
+                        return nil
+                    }
+                    if let left = retriesLeft {
+                        if left <= 0 {
+                            output.forward(event)
+                            return nil
                         }
-                    }, in: child)
+                        retriesLeft = left - 1
+                    }
+                    return { loop.run(subscribeOnce) }
+                }
             }
             loop.run(subscribeOnce)
         })

@@ -104,10 +104,10 @@ extension SignalConvertible {
     public func take(_ count: Int) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             let remaining = StateBox(count)
             if remaining.value <= 0 {
-                sink.send(.completed)
-                lifetime.dispose()
+                output.finish(.completed)
                 return
             }
             upstream.start(
@@ -117,10 +117,7 @@ extension SignalConvertible {
                     case .next:
                         remaining.value -= 1
                         sink.send(event)
-                        if remaining.value == 0 {
-                            if !lifetime.isDisposed { sink.send(.completed) }
-                            lifetime.dispose()
-                        }
+                        if remaining.value == 0 { output.finish(.completed) }
                     case .error, .completed:
                         remaining.value = 0
                         sink.send(event)
@@ -142,6 +139,7 @@ extension SignalConvertible {
     public func takeLast(_ count: Int) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             // A ring of the last `count` values; `head` is the oldest once the ring is full.
             var ring: [Value] = []
             var head = 0
@@ -164,12 +162,10 @@ extension SignalConvertible {
                         let values = ring
                         ring = []
                         for offset in values.indices {
-                            if lifetime.isDisposed { return }
-                            sink.send(.next(values[(head + offset) % values.count]))
+                            if output.isFinished { return }
+                            output.send(values[(head + offset) % values.count])
                         }
-                        if lifetime.isDisposed { return }
-                        sink.send(.completed)
-                        lifetime.dispose()
+                        output.finish(.completed)
                     }
                 }, in: lifetime)
         })
@@ -186,6 +182,7 @@ extension SignalConvertible {
     public func take(while predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var taking = true
             upstream.start(
                 Sink { event in
@@ -196,8 +193,7 @@ extension SignalConvertible {
                             sink.send(event)
                         } else {
                             taking = false
-                            sink.send(.completed)
-                            lifetime.dispose()
+                            output.finish(.completed)
                         }
                     case .error, .completed:
                         taking = false
@@ -250,14 +246,9 @@ extension SignalConvertible {
         let triggerSignal = trigger.signal
         return Signal(unsafeStart: { sink, lifetime in
             // `nil` is the trigger firing.
+            let output = OperatorOutput(sink, lifetime)
             let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
-                guard let event = input else {
-                    sink.send(.completed)
-                    lifetime.dispose()
-                    return
-                }
-                sink.send(event)
-                if event.isTerminal { lifetime.dispose() }
+                output.forward(input ?? .completed)
             }
             let triggerLifetime = CompositeDisposable(partOf: lifetime)
             guard let triggerKey = lifetime.add(triggerLifetime) else { return }

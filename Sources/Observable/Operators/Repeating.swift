@@ -17,23 +17,16 @@ extension SignalConvertible {
     public func `repeat`() -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             let loop = RetryLoop()
             func subscribeOnce() {
-                let child = CompositeDisposable(partOf: lifetime)
-                guard let key = lifetime.add(child) else { return }
-                upstream.start(
-                    Sink { event in
-                        switch event {
-                        case .next:
-                            sink.send(event)
-                        case .error:
-                            sink.send(event)
-                            lifetime.dispose()
-                        case .completed:
-                            lifetime.remove(key)
-                            loop.run(subscribeOnce)
-                        }
-                    }, in: child)
+                upstream.startAsStage(in: lifetime) { event in
+                    guard case .completed = event else {
+                        output.forward(event)
+                        return nil
+                    }
+                    return { loop.run(subscribeOnce) }
+                }
             }
             loop.run(subscribeOnce)
         })

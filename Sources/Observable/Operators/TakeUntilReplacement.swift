@@ -32,32 +32,24 @@ extension SignalConvertible {
             // The receiver's lifetime exists before anything starts, so that the replacement can end
             // it even while the receiver has not been subscribed yet.
             let receiverLifetime = CompositeDisposable(partOf: lifetime)
+            let output = OperatorOutput(sink, lifetime)
             var replaced = false
-            var live = 2
+            var live = InputCount(2)
             let mailbox = Mailbox<BinaryInput<Value, Value, Failure>>(lifetime: lifetime) { input in
                 switch input {
                 case .first(let event):
                     if replaced { return }
-                    switch event {
-                    case .next:
-                        sink.send(event)
-                    case .error:
-                        sink.send(event)
-                        lifetime.dispose()
-                    case .completed:
-                        // RAC concatenates the receiver with `never`: its completion is not forwarded.
-                        break
-                    }
+                    // RAC concatenates the receiver with `never`: its completion is not forwarded.
+                    if case .completed = event { return }
+                    output.forward(event)
                 case .second(let event):
                     if !replaced {
                         replaced = true
                         receiverLifetime.dispose()
                     }
-                    sink.send(event)
-                    if event.isTerminal { lifetime.dispose() }
+                    output.forward(event)
                 case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
+                    if live.finishOne() { output.end() }
                 }
             }
             guard let receiverKey = lifetime.add(receiverLifetime) else { return }

@@ -52,9 +52,9 @@ extension SignalConvertible where Value: Sendable {
     public func subscribe<S: Scheduler>(on scheduler: S) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             let mailbox = Mailbox<Event<Value, Failure>>(lifetime: lifetime) { event in
-                sink.send(event)
-                if event.isTerminal { lifetime.dispose() }
+                output.forward(event)
             }
             // The recipe moves to the scheduler's thread: from here on, only that action uses it.
             let recipe = UncheckedSendable(upstream)
@@ -193,13 +193,11 @@ extension Signal {
     ) -> Signal where HandOff.Value == Value, HandOff.Failure == Failure {
         Signal(
             unsafeStart: { sink, lifetime in
+                let output = OperatorOutput(sink, lifetime)
                 let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
-                    guard let event = input else {
-                        lifetime.dispose()
-                        return
-                    }
-                    sink.send(event)
-                    if event.isTerminal { lifetime.dispose() }
+                    // `nil`: the source went away without a terminal event, after what it queued before.
+                    guard let event = input else { return output.end() }
+                    output.forward(event)
                 }
                 let handOff = makeHandOff(mailbox, lifetime)
                 let source = CompositeDisposable(partOf: lifetime)

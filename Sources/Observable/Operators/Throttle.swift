@@ -30,7 +30,7 @@ extension SignalConvertible where Value: Sendable {
     {
         let upstream = signal
         let interval = max(interval, .zero)
-        return Signal.timerDriven(by: upstream, on: scheduler) { sink, lifetime, timer in
+        return Signal.timerDriven(by: upstream, on: scheduler) { output, timer in
             var state = ThrottleState<Value>(latest: latest)
             // Set when the source went away without a terminal event: end like a completion, but quietly.
             var endsQuietly = false
@@ -42,8 +42,7 @@ extension SignalConvertible where Value: Sendable {
                     action = state.receive(value)
                 case .upstream(.error(let failure)):
                     state.fail()
-                    sink.send(.error(failure))
-                    lifetime.dispose()
+                    output.finish(.error(failure))
                     return
                 case .upstream(.completed):
                     sourceCompleted = true
@@ -61,15 +60,12 @@ extension SignalConvertible where Value: Sendable {
                     break
                 case .send(let value):
                     timer.arm(after: interval)  // the window opened by this value
-                    sink.send(.next(value))
+                    output.send(value)
                 case .complete:
-                    if !endsQuietly { sink.send(.completed) }
-                    lifetime.dispose()
+                    if endsQuietly { output.end() } else { output.finish(.completed) }
                 case .sendAndComplete(let value):
-                    sink.send(.next(value))
-                    if lifetime.isDisposed { return }
-                    if !endsQuietly { sink.send(.completed) }
-                    lifetime.dispose()
+                    output.send(value)
+                    if endsQuietly { output.end() } else { output.finish(.completed) }
                 }
             }
         }

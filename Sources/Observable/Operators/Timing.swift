@@ -123,11 +123,11 @@ extension SignalConvertible where Value: Sendable {
             let timer = SerialDisposable()
             // The handler arms timers that post into its own mailbox: a weak reference avoids a cycle.
             weak var weakMailbox: Mailbox<DelayInput<Value, Failure>>?
+            let output = OperatorOutput(sink, lifetime)
             let mailbox = Mailbox<DelayInput<Value, Failure>>(lifetime: lifetime) { input in
                 switch input {
                 case .upstream(.error(let failure), _):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
+                    output.finish(.error(failure))
                 case .upstream(let event, let time):
                     if state.hold(event, until: time + interval), let mailbox = weakMailbox {
                         timer.inner = scheduler.schedule(after: interval) { mailbox.post(.timer) }
@@ -137,12 +137,8 @@ extension SignalConvertible where Value: Sendable {
                     var force = true
                     while let event = state.popDue(now: now, force: force) {
                         force = false
-                        sink.send(event)
-                        if event.isTerminal {
-                            lifetime.dispose()
-                            return
-                        }
-                        if lifetime.isDisposed { return }
+                        output.forward(event)
+                        if output.isFinished { return }
                     }
                     if let wait = state.nextWait(now: now) {
                         if let mailbox = weakMailbox {
@@ -150,13 +146,13 @@ extension SignalConvertible where Value: Sendable {
                         }
                     } else if sourceGone {
                         // Everything held went out and the source went away without a terminal event.
-                        lifetime.dispose()
+                        output.end()
                     }
                 case .sourceGone:
                     // Held events (a terminal one included) still go out at their time; with nothing held,
                     // nothing more can come: end quietly, which frees the subscription.
                     sourceGone = true
-                    if !state.isHolding { lifetime.dispose() }
+                    if !state.isHolding { output.end() }
                 }
             }
             weakMailbox = mailbox
@@ -194,14 +190,11 @@ extension SignalConvertible {
     {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             let mailbox = Mailbox<TimeoutInput<Value, Failure>>(lifetime: lifetime) { input in
                 switch input {
-                case .upstream(let event):
-                    sink.send(event)
-                    if event.isTerminal { lifetime.dispose() }
-                case .timeout:
-                    sink.send(.error(error))
-                    lifetime.dispose()
+                case .upstream(let event): output.forward(event)
+                case .timeout: output.finish(.error(error))
                 }
             }
             lifetime.add(scheduler.schedule(after: interval) { mailbox.post(.timeout) })

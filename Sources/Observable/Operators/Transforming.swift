@@ -68,6 +68,7 @@ extension SignalConvertible {
     ) -> Signal<Result, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var running = initial
             upstream.start(
                 Sink { event in
@@ -77,9 +78,7 @@ extension SignalConvertible {
                     case .error(let failure):
                         sink.send(.error(failure))
                     case .completed:
-                        sink.send(.next(running))
-                        if !lifetime.isDisposed { sink.send(.completed) }
-                        lifetime.dispose()
+                        output.finish(after: running)
                     }
                 }, in: lifetime)
         })
@@ -98,6 +97,7 @@ extension SignalConvertible {
     public func collect() -> Signal<[Value], Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var values: [Value] = []
             upstream.start(
                 Sink { event in
@@ -110,9 +110,7 @@ extension SignalConvertible {
                     case .completed:
                         let result = values
                         values = []
-                        sink.send(.next(result))
-                        if !lifetime.isDisposed { sink.send(.completed) }
-                        lifetime.dispose()
+                        output.finish(after: result)
                     }
                 }, in: lifetime)
         })
@@ -130,12 +128,13 @@ extension SignalConvertible {
     public func materialize() -> Signal<Event<Value, Failure>, Never> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             upstream.start(
                 Sink { event in
-                    sink.send(.next(event))
                     if event.isTerminal {
-                        if !lifetime.isDisposed { sink.send(.completed) }
-                        lifetime.dispose()
+                        output.finish(after: event)
+                    } else {
+                        output.send(event)
                     }
                 }, in: lifetime)
         })
@@ -180,23 +179,7 @@ extension SignalConvertible where Failure == Never {
     @inlinable
     public func dematerialize<NewValue, NewFailure>() -> Signal<NewValue, NewFailure>
     where Value == Event<NewValue, NewFailure> {
-        let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            var finished = false
-            upstream.start(
-                Sink { event in
-                    if finished { return }
-                    switch event {
-                    case .next(let inner):
-                        if inner.isTerminal { finished = true }
-                        sink.send(inner)
-                        if finished { lifetime.dispose() }
-                    case .completed:
-                        finished = true
-                        sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
+        promoteError(NewFailure.self).dematerialize()
     }
 }
 
@@ -217,6 +200,7 @@ extension SignalConvertible {
     where Value == Event<NewValue, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
+            let output = OperatorOutput(sink, lifetime)
             var finished = false
             upstream.start(
                 Sink { event in
@@ -224,8 +208,7 @@ extension SignalConvertible {
                     switch event {
                     case .next(let inner):
                         if inner.isTerminal { finished = true }
-                        sink.send(inner)
-                        if finished { lifetime.dispose() }
+                        output.forward(inner)
                     case .error(let failure):
                         finished = true
                         sink.send(.error(failure))

@@ -50,23 +50,20 @@ final class ZipPair<First, Second, Failure: Error>: TwoInputLogic {
     }
 
     @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
-    func receive(
-        _ input: BinaryInput<First, Second, Failure>, sink: Sink<(First, Second), Failure>,
-        lifetime: CompositeDisposable
-    ) {
+    func receive(_ input: BinaryInput<First, Second, Failure>, output: OperatorOutput<(First, Second), Failure>) {
         switch input {
         case .first(.next(let value)):
             if second.isEmpty {
                 first.append(value)
                 return
             }
-            sink.send(.next((value, second.removeFirst())))
+            output.send((value, second.removeFirst()))
         case .second(.next(let value)):
             if first.isEmpty {
                 second.append(value)
                 return
             }
-            sink.send(.next((first.removeFirst(), value)))
+            output.send((first.removeFirst(), value))
         case .first(.completed):
             firstCompleted = true
         case .second(.completed):
@@ -75,10 +72,7 @@ final class ZipPair<First, Second, Failure: Error>: TwoInputLogic {
             return  // the scaffold's
         }
         // RAC's rule: complete once a side has completed and all its values were paired.
-        if isExhausted, !lifetime.isDisposed {
-            sink.send(.completed)
-            lifetime.dispose()
-        }
+        if isExhausted { output.finish(.completed) }
     }
 }
 
@@ -196,60 +190,47 @@ extension Signal {
         Signals.Element: SignalConvertible, Value == [Signals.Element.Value],
         Failure == Signals.Element.Failure
     {
-        let sources = signals.map(\.signal)
-        return Signal(unsafeStart: { sink, lifetime in
-            let count = sources.count
-            if count == 0 {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
+        return combining(signals.map(\.signal), logic: ZipMany.init)
+    }
+}
+
+/// The logic of `zip` over a collection: one per subscription, driven by its mailbox.
+@usableFromInline
+final class ZipMany<Input, Failure: Error>: ManyInputLogic {
+    @usableFromInline @exclusivity(unchecked) var buffers: [ZipBuffer<Input>]
+    @usableFromInline @exclusivity(unchecked) var completed: [Bool]
+    /// Inputs with at least one buffered value.
+    @usableFromInline @exclusivity(unchecked) var filled = 0
+
+    @inlinable
+    init(count: Int) {
+        buffers = Array(repeating: ZipBuffer(), count: count)
+        completed = Array(repeating: false, count: count)
+    }
+
+    @inlinable @inline(__always)  // into the scaffold's mailbox handler: no call per value
+    func receive(_ index: Int, _ event: Event<Input, Failure>, output: OperatorOutput<[Input], Failure>) {
+        switch event {
+        case .next(let value):
+            if buffers[index].isEmpty { filled += 1 }
+            buffers[index].append(value)
+            guard filled == buffers.count else { return }
+            var values: [Input] = []
+            values.reserveCapacity(buffers.count)
+            for position in buffers.indices {
+                values.append(buffers[position].removeFirst())
+                if buffers[position].isEmpty { filled -= 1 }
             }
-            var buffers = [ZipBuffer<Signals.Element.Value>](repeating: ZipBuffer(), count: count)
-            var completed = [Bool](repeating: false, count: count)
-            /// Inputs with at least one buffered value.
-            var filled = 0
-            var live = count
-            let mailbox = Mailbox<IndexedInput<Signals.Element.Value, Failure>>(lifetime: lifetime) {
-                input in
-                switch input {
-                case .event(let index, .next(let value)):
-                    if buffers[index].isEmpty { filled += 1 }
-                    buffers[index].append(value)
-                    guard filled == count else { return }
-                    var values: [Signals.Element.Value] = []
-                    values.reserveCapacity(count)
-                    for position in 0..<count {
-                        values.append(buffers[position].removeFirst())
-                        if buffers[position].isEmpty { filled -= 1 }
-                    }
-                    sink.send(.next(values))
-                case .event(_, .error(let failure)):
-                    sink.send(.error(failure))
-                    lifetime.dispose()
-                    return
-                case .event(let index, .completed):
-                    completed[index] = true
-                case .gone:
-                    live -= 1
-                    if live == 0 { lifetime.dispose() }
-                    return
-                }
-                var exhausted = false
-                for position in 0..<count where completed[position] && buffers[position].isEmpty {
-                    exhausted = true
-                    break
-                }
-                if exhausted, !lifetime.isDisposed {
-                    sink.send(.completed)
-                    lifetime.dispose()
-                }
-            }
-            for (index, source) in sources.enumerated() {
-                let started = source.startAsInput(
-                    in: lifetime, sink: Sink { mailbox.post(.event(index, $0)) },
-                    gone: { mailbox.post(.gone) })
-                if !started { return }
-            }
-        })
+            output.send(values)
+        case .completed:
+            completed[index] = true
+        case .error:
+            return  // the scaffold's
+        }
+        // RAC's rule: complete once an input has completed and all its values were paired.
+        for position in buffers.indices where completed[position] && buffers[position].isEmpty {
+            output.finish(.completed)
+            return
+        }
     }
 }

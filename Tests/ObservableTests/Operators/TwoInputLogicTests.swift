@@ -22,7 +22,7 @@ final class TwoInputLogicTests: XCTestCase {
             }
         }
         for input in inputs where !lifetime.isDisposed {
-            logic.receive(input, sink: sink, lifetime: lifetime)
+            logic.receive(input, output: OperatorOutput(sink, lifetime))
         }
         return (sent, lifetime.isDisposed)
     }

@@ -100,7 +100,7 @@ final class TimerStateMachineTests: XCTestCase {
         let source = Subject<Int, Never>()
         var inputs: [String] = []
         var timerRef: OperatorTimer<TestScheduler>?
-        let signal = Signal<Int, Never>.timerDriven(by: source.signal, on: scheduler) { sink, lifetime, timer in
+        let signal = Signal<Int, Never>.timerDriven(by: source.signal, on: scheduler) { output, timer in
             timerRef = timer
             return { input in
                 switch input {
@@ -116,9 +116,8 @@ final class TimerStateMachineTests: XCTestCase {
                 case .timerFired: inputs.append("timer")
                 case .sourceGone:
                     inputs.append("gone")
-                    lifetime.dispose()
+                    output.end()
                 }
-                _ = sink
             }
         }
         let subscription = signal.subscribe(next: { _ in })
