@@ -1,7 +1,7 @@
 import CMallInfo
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W4|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W4|W5|W8 N
 import Glibc
 import Observable
 
@@ -55,6 +55,13 @@ let counter = Counter()
     }
 }
 
+/// N inner signals of 10 values each, through `switchToLatest` (each replaces the previous inner subscription).
+@inline(never) func w5(_ n: Int) {
+    let outer = Subject<Signal<Int, Never>, Never>()
+    outer.switchToLatest().subscribe(next: { counter.sum &+= UInt64($0) })
+    for index in 0..<n { outer.send(Signal(values: index &* 10..<(index &+ 1) &* 10)) }
+}
+
 @inline(never) func w8(_ n: Int) {
     for _ in 0..<n {
         Signal(values: 0..<10).subscribe(next: { counter.sum &+= UInt64($0) }, completed: { counter.sum &+= 1 })
@@ -67,6 +74,7 @@ case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
 case "W4": w4(n)
+case "W5": w5(n)
 case "W8": w8(n)
 default: fatalError("unknown workload")
 }

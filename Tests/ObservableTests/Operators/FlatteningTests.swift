@@ -232,6 +232,35 @@ final class FlatteningTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next(1), .next(2), .next(3), .completed])
     }
 
+    func testSwitchToLatestCompletesAfterManySynchronousInnersFromASubject() {
+        // Each inner completes and ends its subscription inside the handler; the result still completes.
+        let outer = Subject<Signal<Int, Never>, Never>()
+        let log = EventLog<Int, Never>()
+        let subscription = outer.switchToLatest().record(into: log)
+        for index in 0..<1_000 { outer.send(Signal(values: [index, -index])) }
+        XCTAssertFalse(subscription.isDisposed)
+        outer.sendCompleted()
+        XCTAssertEqual(log.events.count, 2_001)
+        XCTAssertEqual(log.events.suffix(3), [.next(999), .next(-999), .completed])
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testAnInnerThatEndsWithoutATerminalEventWhileItStartsEndsTheResultQuietly() {
+        for strategy in Strategy.allCases {
+            let log = EventLog<Int, TestError>()
+            // The recipe drops its observer: the inner's subscription ends during its start, with no
+            // terminal event, while the inner is live.
+            let subscription = strategy.apply(Signal<Int, TestError>(values: [0])) { _ in
+                Signal<Int, TestError> { observer in
+                    observer.send(1)
+                    return nil
+                }
+            }.record(into: log)
+            XCTAssertEqual(log.events, [.next(1)], "\(strategy): no completion, an inner never completed")
+            XCTAssertTrue(subscription.isDisposed, "\(strategy)")
+        }
+    }
+
     // MARK: concatMap / concat
 
     func testConcatMapRunsInnersOneAfterTheOther() {

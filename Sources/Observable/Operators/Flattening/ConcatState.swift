@@ -7,7 +7,7 @@
 /// number of inners. If the current inner goes away without a terminal event, the queued ones would
 /// wait forever: the result ends quietly at once.
 @usableFromInline
-struct ConcatState<Inner, Subscription>: FlattenStateMachine {
+struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
     @usableFromInline var current = FlattenCurrentInner<Subscription>()
@@ -44,19 +44,7 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
     }
 
     @inlinable @inline(__always)
-    func forwardsValue(from id: UInt64) -> Bool { !isFinished && current.isCurrent(id) }
-
-    @inlinable @inline(__always)
-    mutating func innerCompleted(_ id: UInt64) -> Action {
-        guard current.isCurrent(id) && !isFinished else { return .none }
-        current.end()
-        return startNextOrComplete()
-    }
-
-    @inlinable @inline(__always)
-    mutating func innerFailed(_ id: UInt64) -> Action {
-        current.isCurrent(id) ? outerFailed() : .none
-    }
+    mutating func currentCompleted() -> Action { startNextOrComplete() }
 
     @inlinable
     mutating func innerWentAway(_ id: UInt64) -> Action {
@@ -66,9 +54,6 @@ struct ConcatState<Inner, Subscription>: FlattenStateMachine {
         dropQueue()
         return .endQuietly
     }
-
-    @inlinable
-    func subscription(of id: UInt64) -> Subscription? { current.subscription(of: id) }
 
     @inlinable
     mutating func disposed() -> [Subscription] {

@@ -77,10 +77,39 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         mailbox.post(.outerGone)
     }
 
-    /// Posts `.innerGone(id)`.
+    /// ``outerWentAway()`` as the closure the outer source's lifetime runs when it is disposed
+    /// (`@Sendable` by the unchecked conversion ``FlattenInnerLink/endNotice`` explains).
+    @inlinable
+    var outerEndNotice: @Sendable () -> Void {
+        let notice: () -> Void = { self.outerWentAway() }
+        return unsafeBitCast(notice, to: (@Sendable () -> Void).self)
+    }
+
+    /// The inner `id`'s subscription ended: posts `.innerGone(id)`, unless this thread owns the mailbox
+    /// and the inner is no longer live — it was replaced, or sent its terminal event — when it is no
+    /// news (each state machine ignores it then), and queueing it would cost an input for nothing. That
+    /// is the common case: a replaced inner is disposed, and a finished one disposes its lifetime, from
+    /// inside a handler. Only the owner may read the state, so another thread always posts.
     @inlinable
     func innerWentAway(_ id: UInt64) {
+        if mailbox.isOwnedByCurrentThread && !state.isLive(id) { return }
         mailbox.post(.innerGone(id))
+    }
+
+    /// The inner `id` sent `event`: the events an inner sends synchronously while it is being started are
+    /// handled inline (see the type's notes), the others posted.
+    @inlinable @inline(__always)
+    func innerSent(_ event: Event<Value, Failure>, from id: UInt64) {
+        if mailbox.isOwnedByCurrentThread && startingID == id {
+            if mailbox.closed.load(ordering: .relaxed) {
+                // Disposed from another thread, which waits for this handler: stop the source.
+                state.subscription(of: id)?.dispose()
+                return
+            }
+            handle(.inner(id, event))
+        } else {
+            mailbox.post(.inner(id, event))
+        }
     }
 
     @inlinable
@@ -144,24 +173,12 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         if mailbox.closed.load(ordering: .relaxed) { return }
         let child = CompositeDisposable(partOf: lifetime)
         let id = state.willSubscribe(child)
+        let link = FlattenInnerLink(self, id: id)
         // Tells the driver when the inner's subscription ends, so that one whose source went away
         // without a terminal event (a released subject) does not keep the whole subscription alive.
-        child.add(FlattenEndNotice(self, inner: id))
+        child.add(link.endNotice)
         startingID = id
-        inner.signal.start(
-            Sink { event in
-                if self.mailbox.isOwnedByCurrentThread && self.startingID == id {
-                    // Sent synchronously while starting: handle it inline (see the type's notes).
-                    if self.mailbox.closed.load(ordering: .relaxed) {
-                        // Disposed from another thread, which waits for this handler: stop the source.
-                        self.state.subscription(of: id)?.dispose()
-                        return
-                    }
-                    self.handle(.inner(id, event))
-                } else {
-                    self.mailbox.post(.inner(id, event))
-                }
-            }, in: child)
+        inner.signal.start(Sink { event in link.send(event) }, in: child)
         startingID = nil
     }
 }

@@ -50,6 +50,10 @@ protocol FlattenStateMachine {
 
     /// The subscription of the live inner `id`, if it is live.
     func subscription(of id: UInt64) -> Subscription?
+    /// Whether the inner `id` is live: subscribed, and neither ended, replaced nor dropped. For an inner
+    /// that is not live, ``innerWentAway(_:)`` must return `.none` and change nothing (the driver skips
+    /// the call then).
+    func isLive(_ id: UInt64) -> Bool
     /// The whole subscription was disposed: returns the subscriptions of the live inners, which the
     /// driver disposes, and forgets everything.
     mutating func disposed() -> [Subscription]

@@ -61,6 +61,9 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
     func subscription(of id: UInt64) -> Subscription? { live[id] }
 
     @inlinable
+    func isLive(_ id: UInt64) -> Bool { live[id] != nil }
+
+    @inlinable
     mutating func disposed() -> [Subscription] {
         let subscriptions = Array(live.values)
         live = [:]

@@ -6,7 +6,7 @@
 /// If the outer source or the current inner goes away without a terminal event, the result ends
 /// quietly (without `.completed`) when it would otherwise complete.
 @usableFromInline
-struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
+struct SwitchToLatestState<Inner, Subscription>: FlattenOneInnerAtATime {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
     @usableFromInline var current = FlattenCurrentInner<Subscription>()
@@ -33,19 +33,7 @@ struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
     mutating func didSubscribe() -> Action { .none }
 
     @inlinable @inline(__always)
-    func forwardsValue(from id: UInt64) -> Bool { !isFinished && current.isCurrent(id) }
-
-    @inlinable @inline(__always)
-    mutating func innerCompleted(_ id: UInt64) -> Action {
-        guard current.isCurrent(id) && !isFinished else { return .none }
-        current.end()
-        return completeIfFinished()
-    }
-
-    @inlinable @inline(__always)
-    mutating func innerFailed(_ id: UInt64) -> Action {
-        current.isCurrent(id) ? outerFailed() : .none
-    }
+    mutating func currentCompleted() -> Action { completeIfFinished() }
 
     @inlinable
     mutating func innerWentAway(_ id: UInt64) -> Action {
@@ -55,9 +43,6 @@ struct SwitchToLatestState<Inner, Subscription>: FlattenStateMachine {
         currentWentAway = true
         return completeIfFinished()
     }
-
-    @inlinable
-    func subscription(of id: UInt64) -> Subscription? { current.subscription(of: id) }
 
     @inlinable
     mutating func disposed() -> [Subscription] {

@@ -139,4 +139,21 @@ final class ConcatStateTests: XCTestCase {
         XCTAssertFalse(state.hasQueued)
         XCTAssertEqual(state.disposed(), [])
     }
+
+    func testConcatInnerIsLiveUntilItCompletesAndThenItsGoingAwayIsNoNews() {
+        var state = State()
+        XCTAssertEqual(state.outerSent("a"), .subscribe("a", replacing: nil))
+        let a = subscribe(&state, "a")
+        XCTAssertTrue(state.isLive(a.id))
+        XCTAssertEqual(state.outerSent("b"), .none)
+        XCTAssertEqual(state.innerCompleted(a.id), .subscribe("b", replacing: nil))
+        XCTAssertFalse(state.isLive(a.id))
+        let b = subscribe(&state, "b")
+        XCTAssertTrue(state.isLive(b.id))
+        // What the driver skips for an inner that is not live must be a no-op.
+        XCTAssertEqual(state.innerWentAway(a.id), .none)
+        XCTAssertFalse(state.isFinished)
+        XCTAssertEqual(state.innerCompleted(b.id), .none)
+        XCTAssertEqual(state.outerCompleted(), .complete)
+    }
 }

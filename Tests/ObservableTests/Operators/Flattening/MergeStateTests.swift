@@ -105,4 +105,19 @@ final class MergeStateTests: XCTestCase {
         XCTAssertEqual(state.disposed().sorted(), ["subscription b", "subscription c"])
         XCTAssertEqual(state.disposed(), [])
     }
+
+    func testMergeInnerIsLiveUntilItEndsAndThenItsGoingAwayIsNoNews() {
+        var state = State()
+        let a = start(&state, "a")
+        let b = start(&state, "b")
+        XCTAssertTrue(state.isLive(a))
+        XCTAssertTrue(state.isLive(b))
+        XCTAssertEqual(state.innerCompleted(a), .none)
+        XCTAssertFalse(state.isLive(a))
+        XCTAssertTrue(state.isLive(b))
+        // What the driver skips for an inner that is not live must be a no-op.
+        XCTAssertEqual(state.innerWentAway(a), .none)
+        XCTAssertEqual(state.innerCompleted(b), .none)
+        XCTAssertEqual(state.outerCompleted(), .complete, "not ended quietly: nothing went away while live")
+    }
 }

@@ -98,4 +98,19 @@ final class SwitchToLatestStateTests: XCTestCase {
         XCTAssertEqual(state.disposed(), ["subscription b"])
         XCTAssertEqual(state.disposed(), [])
     }
+
+    func testSwitchToLatestInnerIsLiveUntilReplacedOrEndedAndThenItsGoingAwayIsNoNews() {
+        var state = State()
+        let a = start(&state, "a")
+        XCTAssertTrue(state.isLive(a))
+        let b = start(&state, "b", replacing: "subscription a")
+        XCTAssertFalse(state.isLive(a), "replaced")
+        XCTAssertTrue(state.isLive(b))
+        XCTAssertEqual(state.innerCompleted(b), .none)
+        XCTAssertFalse(state.isLive(b), "completed")
+        // What the driver skips for an inner that is not live must be a no-op.
+        XCTAssertEqual(state.innerWentAway(a), .none)
+        XCTAssertEqual(state.innerWentAway(b), .none)
+        XCTAssertEqual(state.outerCompleted(), .complete, "not ended quietly: nothing went away while live")
+    }
 }
