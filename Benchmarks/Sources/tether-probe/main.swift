@@ -1,7 +1,9 @@
+import Bridges
 import CMallInfo
+import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8|W7|W7F|W7R|W7RF N
 import Glibc
 import Observable
 
@@ -52,12 +54,36 @@ let counter = Counter()
     }
 }
 
+/// W7: `n` posts of one name by one sender into the bridge with one subscriber (`filtered`: observing that
+/// sender only); W7R/W7RF: the same into a raw `addObserver(forName:object:queue:using:)` block.
+@inline(never) func w7(_ n: Int, filtered: Bool, raw: Bool) {
+    let center = NotificationCenter()
+    let name = Notification.Name("tether.probe.w7")
+    let sender = NSObject()
+    if raw {
+        let token = center.addObserver(forName: name, object: filtered ? sender : nil, queue: nil) { _ in
+            counter.sum &+= 1
+        }
+        for _ in 0..<n { center.post(name: name, object: sender) }
+        center.removeObserver(token)
+    } else {
+        let subscription = center.signal(for: name, object: filtered ? sender : nil)
+            .subscribe(next: { _ in counter.sum &+= 1 })
+        for _ in 0..<n { center.post(name: name, object: sender) }
+        subscription.dispose()
+    }
+}
+
 switch workload {
 case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
 case "W8": w8(n)
+case "W7": w7(n, filtered: false, raw: false)
+case "W7F": w7(n, filtered: true, raw: false)
+case "W7R": w7(n, filtered: false, raw: true)
+case "W7RF": w7(n, filtered: true, raw: true)
 default: fatalError("unknown workload")
 }
 if counter.sum == 42 { print("unlikely") }
