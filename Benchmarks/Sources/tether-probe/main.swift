@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8|W7|W7F|W7R|W7RF N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8 N
 import Glibc
 import Observable
 
@@ -75,15 +75,16 @@ let counter = Counter()
 }
 
 switch workload {
+// W7 (bridged and raw, with and without an object filter): W7, W7F, W7R, W7RF.
+case "W7": w7(n, filtered: false, raw: false)
+case "W7F": w7(n, filtered: true, raw: false)
+case "W7R": w7(n, filtered: false, raw: true)
+case "W7RF": w7(n, filtered: true, raw: true)
 case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
 case "W8": w8(n)
-case "W7": w7(n, filtered: false, raw: false)
-case "W7F": w7(n, filtered: true, raw: false)
-case "W7R": w7(n, filtered: false, raw: true)
-case "W7RF": w7(n, filtered: true, raw: true)
 default: fatalError("unknown workload")
 }
 if counter.sum == 42 { print("unlikely") }
