@@ -14,7 +14,7 @@ let package = Package(
     targets: [
         .target(name: "TetherShims"),
         .target(name: "Observable", dependencies: ["TetherShims"]),
-        .target(name: "Bridges", dependencies: ["Observable"]),
+        .target(name: "Bridges", dependencies: ["Observable", "TetherShims"]),
         .target(name: "Binding", dependencies: ["Observable"]),
         .target(name: "TetherTesting", dependencies: ["Observable"]),
         .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),

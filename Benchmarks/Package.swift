@@ -25,7 +25,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "tether-probe",
-            dependencies: ["CMallInfo", .product(name: "Observable", package: "Tether")],
+            dependencies: [
+                "CMallInfo",
+                .product(name: "Observable", package: "Tether"),
+                .product(name: "Bridges", package: "Tether"),
+            ],
             path: "Sources/tether-probe"
         ),
     ],

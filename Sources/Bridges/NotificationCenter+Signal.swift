@@ -12,11 +12,14 @@ extension NotificationCenter {
     /// returned; the bridge gates delivery itself, so nothing reaches the subscriber once `dispose()`
     /// has returned.
     ///
-    /// With `object`, only notifications posted by that very object are delivered. The bridge holds it
-    /// weakly and compares identity (`===`): Foundation on Linux filters by address, and a new object at
-    /// a dead object's address would otherwise match. When the object is gone the signal completes — at
-    /// the next post of `name` (Linux has no deallocation hook for arbitrary objects; end it earlier with
-    /// `take(until:)` on the owner's lifetime if you need to).
+    /// With `object`, only notifications posted by that very object are delivered. The bridge does not
+    /// keep the object alive; it holds an unowned reference, which keeps only the object's memory
+    /// allocated until the signal and its subscriptions are gone, so that no new object can take the
+    /// dead one's address (Foundation on Linux filters by address). A weak reference would slow down
+    /// every retain and release of the object. When the object is gone the signal completes — at the
+    /// next post of `name` (Linux has no deallocation hook for arbitrary objects; end it earlier with
+    /// `take(until:)` on the owner's lifetime if you need to). Without a `name`, only the object's own
+    /// posts reach the bridge, so that signal does not complete by itself: dispose it.
     ///
     /// ```swift
     /// let subscription = NotificationCenter.default
@@ -31,15 +34,13 @@ extension NotificationCenter {
             // The hot path (benchmark W7): the block calls the observer directly.
             return Signal { observer in
                 let relay = NotificationRelay(observer)
-                let token = self.addObserver(forName: name, object: nil, queue: nil) { relay.deliver($0) }
+                let token = self.addObserver(forName: name, object: nil, queue: nil) { relay.forward($0) }
                 return NotificationObservation(center: self, token: token)
             }
         }
-        let filter = WeakReference(object)
+        let filter = NotificationSenderFilter(object)
         return Signal { observer in
-            self.observe(name, filter: filter, completed: { observer.sendCompleted() }) { notification in
-                observer.send(notification)
-            }
+            self.observe(name, filter: filter, completed: { observer.sendCompleted() }, to: NotificationRelay(observer))
         }
     }
 
@@ -57,7 +58,7 @@ extension NotificationCenter {
     public func signal(
         for name: Notification.Name?, object: AnyObject? = nil, on scheduler: any Scheduler
     ) -> Signal<Notification, Never> {
-        let filter = object.map(WeakReference.init)
+        let filter = object.map(NotificationSenderFilter.init)
         return Signal { observer in
             self.observe(
                 name, filter: filter,
@@ -72,39 +73,57 @@ extension NotificationCenter {
 
     /// Adds a block observer for `name` that forwards matching notifications to `forward`, and returns the
     /// disposable that removes it exactly once.
-    ///
-    /// With a `filter` and a `name`, the observer is registered for the name alone and the sender is
-    /// compared by identity here, so a dead filter object is noticed at the next post of that name (even
-    /// from another object) and the observation ends. Without a name, Foundation's object filter narrows
-    /// the posts first (observing every notification of the center would be costly); a post from a new
-    /// object at the dead one's address still reaches this block and ends the observation.
     func observe(
         _ name: Notification.Name?,
-        filter: WeakReference?,
+        filter: NotificationSenderFilter?,
         completed: @escaping @Sendable () -> Void,
         forward: @escaping @Sendable (Notification) -> Void
     ) -> (any Disposable)? {
+        observe(name, filter: filter, completed: completed, to: NotificationForwarder(forward))
+    }
+
+    /// Adds a block observer for `name` that hands matching notifications to `target`, and returns the
+    /// disposable that removes it exactly once.
+    ///
+    /// With a `filter` and a `name`, the observer is registered for the name alone and the sender is
+    /// compared by identity here (a cast and an address comparison: the filter keeps the address from
+    /// being reused), so a dead filter object is noticed at the next post of that name from another
+    /// object, and the observation ends. Without a name, Foundation's object filter narrows the posts
+    /// first (observing every notification of the center would be costly); only the filter object's posts
+    /// reach the block then, and a dead one is noticed when the subscription is disposed.
+    func observe<Target: NotificationForwarding>(
+        _ name: Notification.Name?,
+        filter: NotificationSenderFilter?,
+        completed: @escaping @Sendable () -> Void,
+        to target: Target
+    ) -> (any Disposable)? {
         let token: any NSObjectProtocol
-        let forward = NotificationForwarder(forward)
         if let filter {
-            guard let target = filter.object else {
+            // A strong reference for the registration only (Foundation keeps no reference to it).
+            guard let object = filter.object else {
                 completed()
                 return nil
             }
             let ended = NotificationObservation.Flag()
-            token = addObserver(forName: name, object: name == nil ? target : nil, queue: nil) { notification in
-                guard let target = filter.object else {
-                    if ended.set() { completed() }
-                    return
+            token = addObserver(forName: name, object: name == nil ? object : nil, queue: nil) { notification in
+                if filter.matches(notification) {
+                    target.forward(notification)
+                } else if filter.isGone, ended.set() {
+                    completed()
                 }
-                guard let sender = notification.object, (sender as AnyObject) === target else { return }
-                forward(notification)
             }
         } else {
-            token = addObserver(forName: name, object: nil, queue: nil) { notification in forward(notification) }
+            token = addObserver(forName: name, object: nil, queue: nil) { notification in
+                target.forward(notification)
+            }
         }
         return NotificationObservation(center: self, token: token)
     }
+}
+
+/// Where a bridged observer's block hands the notifications it lets through.
+protocol NotificationForwarding: Sendable {
+    func forward(_ notification: Notification)
 }
 
 /// Hands the forwarding closure (and the observer it captures) to the posting threads through an
@@ -115,24 +134,24 @@ extension NotificationCenter {
 /// subscriber's setup as racing with its first delivery. The release store after construction and the
 /// acquire load per post make the real ordering visible, so no suppression is needed; on x86-64 the load
 /// is a plain move.
-final class NotificationForwarder: @unchecked Sendable {
-    // Safety: `forward` is immutable and published by `published`'s release store.
-    private let forward: @Sendable (Notification) -> Void
+final class NotificationForwarder: NotificationForwarding, @unchecked Sendable {
+    // Safety: `body` is immutable and published by `published`'s release store.
+    private let body: @Sendable (Notification) -> Void
     private let published = Atomic<Bool>(false)
 
-    init(_ forward: @escaping @Sendable (Notification) -> Void) {
-        self.forward = forward
+    init(_ body: @escaping @Sendable (Notification) -> Void) {
+        self.body = body
         published.store(true, ordering: .releasing)
     }
 
     @inline(__always)
-    func callAsFunction(_ notification: Notification) {
-        if published.load(ordering: .acquiring) { forward(notification) }
+    func forward(_ notification: Notification) {
+        if published.load(ordering: .acquiring) { body(notification) }
     }
 }
 
 /// The unfiltered bridge's block target: the observer, published like ``NotificationForwarder``.
-final class NotificationRelay: @unchecked Sendable {
+final class NotificationRelay: NotificationForwarding, @unchecked Sendable {
     // Safety: `observer` is immutable, thread-safe, and published by `published`'s release store.
     private let observer: Observer<Notification, Never>
     private let published = Atomic<Bool>(false)
@@ -143,7 +162,7 @@ final class NotificationRelay: @unchecked Sendable {
     }
 
     @inline(__always)
-    func deliver(_ notification: Notification) {
+    func forward(_ notification: Notification) {
         if published.load(ordering: .acquiring) { observer.send(notification) }
     }
 }

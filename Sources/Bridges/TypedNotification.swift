@@ -174,7 +174,7 @@ extension NotificationCenter {
         object: AnyObject? = nil,
         malformed: MalformedNotificationPolicy = .fail
     ) -> Signal<Payload, BridgeError> {
-        let filter = object.map(WeakReference.init)
+        let filter = object.map(NotificationSenderFilter.init)
         return Signal { observer in
             self.observe(notification.name, filter: filter, completed: { observer.sendCompleted() }) { posted in
                 switch notification.payload(of: posted) {

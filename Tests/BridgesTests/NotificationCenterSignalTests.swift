@@ -170,7 +170,7 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events.first?.isTerminal, true)
     }
 
-    func testObjectFilterIgnoresANewObjectAtTheDeadObjectsAddress() throws {
+    func testObjectFilterKeepsTheDeadObjectsAddressFromAnyNewObjectUntilDisposed() throws {
         try XCTSkipIf(
             StressScale.isRunningUnderAddressSanitizer,
             "AddressSanitizer quarantines freed memory: no address is reused (the leak check runs under it)")
@@ -178,28 +178,95 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
             let center = NotificationCenter()
             let log = EventLog<Notification, Never>()
             var address: UInt = 0
+            weak var weakSender: Sender?
+            var subscription: (any Disposable)?
             do {
                 let sender = Sender()
+                weakSender = sender
                 address = UInt(bitPattern: ObjectIdentifier(sender).hashValue)
-                center.signal(for: name, object: sender).record(into: log)
+                subscription = center.signal(for: name, object: sender).record(into: log)
             }
-            // Allocate until the allocator hands out the dead sender's address again.
+            XCTAssertNil(weakSender, "the filter must not keep its object alive")
+            // Foundation on Linux filters by address: a new object there would match the old observer.
             var keep: [Sender] = []
-            var reused: Sender?
-            for _ in 0..<10_000 {
+            for _ in 0..<2_000 { keep.append(Sender()) }
+            XCTAssertFalse(
+                keep.contains { UInt(bitPattern: ObjectIdentifier($0).hashValue) == address },
+                "a new object was allocated at the address of the observed object")
+            for sender in keep.prefix(3) { center.post(name: ping, object: sender) }
+            XCTAssertTrue(log.values.isEmpty, "a post from another object was delivered")
+            if name != nil {
+                XCTAssertEqual(log.events.last?.isTerminal, true, "the dead filter object should end the signal")
+            }
+            // Once the observation is gone, so is the pin: the allocator may hand the address out again.
+            subscription?.dispose()
+            subscription = nil
+            var reused = false
+            for _ in 0..<10_000 where !reused {
                 let candidate = Sender()
-                if UInt(bitPattern: ObjectIdentifier(candidate).hashValue) == address {
-                    reused = candidate
-                    break
-                }
+                reused = UInt(bitPattern: ObjectIdentifier(candidate).hashValue) == address
                 keep.append(candidate)
             }
-            let impostor = try XCTUnwrap(reused, "the allocator never reused the address")
-            center.post(name: ping, object: impostor)
-            XCTAssertTrue(log.values.isEmpty, "a post from a different object at the same address was delivered")
-            XCTAssertEqual(log.events.last?.isTerminal, true, "the dead filter object should end the signal")
-            withExtendedLifetime(keep) {}
+            XCTAssertTrue(reused, "the dead object's memory was never freed")
         }
+    }
+
+    func testObjectFilterMatchesOnlyThatObjectAmongInstancesOfItsClassAndSubclasses() {
+        class Base {}
+        final class Derived: Base {}
+        let center = NotificationCenter()
+        let sender = Derived()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, object: sender).record(into: log)
+        center.post(name: ping, object: Derived())
+        center.post(name: ping, object: Base())
+        center.post(name: ping, object: NSObject())
+        center.post(name: ping, object: "a string")
+        center.post(name: ping, object: sender as AnyObject)
+        center.post(name: ping, object: sender as Base)
+        XCTAssertEqual(log.values.count, 2)
+        XCTAssertTrue(log.values.allSatisfy { $0.object as AnyObject? === sender })
+    }
+
+    func testObjectFilterMatchesTheObjectPostedInsideAnOptional() {
+        let center = NotificationCenter()
+        let sender = Sender()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, object: sender).record(into: log)
+        let wrapped: Sender? = sender
+        center.post(name: ping, object: wrapped as Any)
+        center.post(name: ping, object: Optional(Sender()) as Any)
+        XCTAssertEqual(log.values.count, 1)
+    }
+
+    func testObjectFilterOfAnNSObjectDeliversItsPostsAndCompletesWhenItIsGone() {
+        let center = NotificationCenter()
+        let log = EventLog<Notification.Name, Never>()
+        weak var weakSender: NSObject?
+        do {
+            let sender = NSObject()
+            weakSender = sender
+            center.signal(for: ping, object: sender).map(\.name).record(into: log)
+            center.post(name: ping, object: NSObject())
+            center.post(name: ping, object: sender)
+            center.post(name: pong, object: sender)
+        }
+        XCTAssertNil(weakSender)
+        XCTAssertEqual(log.values, [ping])
+        center.post(name: ping, object: nil)
+        XCTAssertEqual(log.count, 2)
+        XCTAssertEqual(log.events.last?.isTerminal, true)
+    }
+
+    func testTypedNotificationObjectFilterDeliversOnlyThatObjectsPosts() {
+        let center = NotificationCenter()
+        let scored = TypedNotification<Int>(ping)
+        let sender = Sender()
+        let log = EventLog<Int, BridgeError>()
+        center.signal(for: scored, object: sender).record(into: log)
+        center.post(scored, 1, object: Sender())
+        center.post(scored, 2, object: sender)
+        XCTAssertEqual(log.values, [2])
     }
 
     func testSchedulerOverloadDeliversOnTheScheduler() {

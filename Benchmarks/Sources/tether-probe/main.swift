@@ -1,4 +1,6 @@
+import Bridges
 import CMallInfo
+import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
 // operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W4|W5|W8 N
@@ -68,7 +70,32 @@ let counter = Counter()
     }
 }
 
+/// W7: `n` posts of one name by one sender into the bridge with one subscriber (`filtered`: observing that
+/// sender only); W7R/W7RF: the same into a raw `addObserver(forName:object:queue:using:)` block.
+@inline(never) func w7(_ n: Int, filtered: Bool, raw: Bool) {
+    let center = NotificationCenter()
+    let name = Notification.Name("tether.probe.w7")
+    let sender = NSObject()
+    if raw {
+        let token = center.addObserver(forName: name, object: filtered ? sender : nil, queue: nil) { _ in
+            counter.sum &+= 1
+        }
+        for _ in 0..<n { center.post(name: name, object: sender) }
+        center.removeObserver(token)
+    } else {
+        let subscription = center.signal(for: name, object: filtered ? sender : nil)
+            .subscribe(next: { _ in counter.sum &+= 1 })
+        for _ in 0..<n { center.post(name: name, object: sender) }
+        subscription.dispose()
+    }
+}
+
 switch workload {
+// W7 (bridged and raw, with and without an object filter): W7, W7F, W7R, W7RF.
+case "W7": w7(n, filtered: false, raw: false)
+case "W7F": w7(n, filtered: true, raw: false)
+case "W7R": w7(n, filtered: false, raw: true)
+case "W7RF": w7(n, filtered: true, raw: true)
 case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)

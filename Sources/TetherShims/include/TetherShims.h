@@ -1,4 +1,5 @@
-// The few things Tether's core needs from C: compiler and process-wide memory barriers, and the stack's depth.
+// The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth (the core),
+// and the runtime's reference-count queries (the bridges' notification object filter).
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
@@ -30,6 +31,24 @@ void tether_heavy_barrier(void);
 /// uses after return), which made the deep-chain trampoline's stack measurement meaningless under it.
 static inline __attribute__((always_inline)) unsigned long tether_stack_address(void) {
     return (unsigned long)__builtin_frame_address(0);
+}
+
+// Bridges: two reference-count queries of the Swift runtime (exported C functions of libswiftCore,
+// declared in the runtime's HeapObject.h; Swift code may not name them). The bridge's notification object
+// filter holds an unowned reference, which keeps the object's memory allocated, and asks these about it.
+extern _Bool swift_isDeallocating(void *object);
+extern void *swift_tryRetain(void *object);  // the object, retained; NULL once its deinit has started
+
+/// Whether the deinit of the Swift object at `object` has started. `object`'s memory must be allocated
+/// (an unowned reference keeps it so).
+static inline __attribute__((always_inline)) _Bool tether_object_is_deinitializing(void *object) {
+    return swift_isDeallocating(object);
+}
+
+/// Retains the Swift object at `object` unless its deinit has started; returns whether it did. `object`'s
+/// memory must be allocated (an unowned reference keeps it so).
+static inline __attribute__((always_inline)) _Bool tether_object_try_retain(void *object) {
+    return swift_tryRetain(object) != 0;
 }
 
 #endif

@@ -115,7 +115,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
         }
     }
 
-    func testAFilteredObserverNeverMatchesANewObjectAtADeadObjectsAddress() {
+    func testAFilteredObserverKeepsItsDeadObjectsAddressFromNewObjectsAndMatchesNoneOfThem() {
         let center = NotificationCenter()
         var reused = 0
         var matched = 0
@@ -126,7 +126,8 @@ final class StressNotificationTests: ResourceCheckedTestCase {
             let deadAddress = ObjectIdentifier(dead!)
             let subscription = monitor.subscribe(to: center.signal(for: stressName, object: dead!))
             dead = nil
-            // New objects of the same size: one of them usually takes the dead object's address.
+            // New objects of the same size: without the bridge's pin, one of them usually takes the dead
+            // object's address (Foundation on Linux would then match it to the old observer).
             let newcomers = (0..<4).map { _ in TrapSender() }
             if newcomers.contains(where: { ObjectIdentifier($0) == deadAddress }) { reused += 1 }
             for newcomer in newcomers { center.post(name: stressName, object: newcomer) }
@@ -134,12 +135,9 @@ final class StressNotificationTests: ResourceCheckedTestCase {
             completed += monitor.terminalCount
             subscription.dispose()
         }
-        XCTAssertEqual(matched, 0, "a post from a new object at a dead object's address was delivered")
+        XCTAssertEqual(reused, 0, "a new object took the address of an observed object while it was observed")
+        XCTAssertEqual(matched, 0, "a post from a new object was delivered")
         XCTAssertEqual(completed, StressScale.scaled(2_000), "each observation ends once its object is gone")
-        // AddressSanitizer quarantines freed memory (no reuse): the check above still holds, vacuously.
-        if !StressScale.isRunningUnderAddressSanitizer {
-            XCTAssertGreaterThan(reused, 0, "the allocator never reused an address: the test proves nothing here")
-        }
     }
 
     func testNoNotificationArrivesAfterDisposeReturnsWhileEightThreadsPost() {
