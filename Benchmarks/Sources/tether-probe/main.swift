@@ -1,7 +1,7 @@
 import CMallInfo
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W3BC|W8 N
 import Glibc
 import Observable
 
@@ -46,6 +46,21 @@ let counter = Counter()
     return (Int(after) - Int(before)) / n
 }
 
+/// As W3B, with a `next` closure that captures an object (as most real subscribers do, and as
+/// tether-bench's row does): its context cannot be folded away.
+@inline(never) func w3BytesCapturing(_ n: Int) -> Int {
+    let subject = Subject<Int, Never>()
+    let local = Counter()
+    var live: [any Disposable] = []
+    live.reserveCapacity(n)
+    let before = tb_heap_bytes_in_use()
+    for _ in 0..<n { live.append(subject.map { $0 &+ 1 }.subscribe(next: { local.sum &+= UInt64($0) })) }
+    let after = tb_heap_bytes_in_use()
+    withExtendedLifetime(live) {}
+    counter.sum &+= local.sum
+    return (Int(after) - Int(before)) / n
+}
+
 @inline(never) func w8(_ n: Int) {
     for _ in 0..<n {
         Signal(values: 0..<10).subscribe(next: { counter.sum &+= UInt64($0) }, completed: { counter.sum &+= 1 })
@@ -57,6 +72,7 @@ case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
+case "W3BC": print("bytes per live subscription (capturing next):", w3BytesCapturing(n))
 case "W8": w8(n)
 default: fatalError("unknown workload")
 }
