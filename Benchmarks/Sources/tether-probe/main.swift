@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W4|W5|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W3BC|W4|W5|W7|W7F|W7R|W7RF|W8 N
 import Glibc
 import Observable
 
@@ -45,6 +45,21 @@ let counter = Counter()
     for _ in 0..<n { live.append(subject.map { $0 &+ 1 }.subscribe(next: { counter.sum &+= UInt64($0) })) }
     let after = tb_heap_bytes_in_use()
     withExtendedLifetime(live) {}
+    return (Int(after) - Int(before)) / n
+}
+
+/// As W3B, with a `next` closure that captures an object (as most real subscribers do, and as
+/// tether-bench's row does): its context cannot be folded away.
+@inline(never) func w3BytesCapturing(_ n: Int) -> Int {
+    let subject = Subject<Int, Never>()
+    let local = Counter()
+    var live: [any Disposable] = []
+    live.reserveCapacity(n)
+    let before = tb_heap_bytes_in_use()
+    for _ in 0..<n { live.append(subject.map { $0 &+ 1 }.subscribe(next: { local.sum &+= UInt64($0) })) }
+    let after = tb_heap_bytes_in_use()
+    withExtendedLifetime(live) {}
+    counter.sum &+= local.sum
     return (Int(after) - Int(before)) / n
 }
 
@@ -100,6 +115,7 @@ case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
+case "W3BC": print("bytes per live subscription (capturing next):", w3BytesCapturing(n))
 case "W4": w4(n)
 case "W5": w5(n)
 case "W8": w8(n)

@@ -48,14 +48,22 @@ extension SignalConvertible {
         completed: (() -> Void)? = nil
     ) -> any Disposable {
         let lifetime = CompositeDisposable()
-        signal.startSubscription(
-            Sink { event in
-                switch event {
-                case .next(let value): next(value)
-                case .error(let failure): error?(failure)
-                case .completed: completed?()
-                }
-            }, in: lifetime)
+        if error == nil && completed == nil {
+            // The sink captures only the closure given: a smaller context for every such subscription.
+            signal.startSubscription(
+                Sink { event in
+                    if case .next(let value) = event { next(value) }
+                }, in: lifetime)
+        } else {
+            signal.startSubscription(
+                Sink { event in
+                    switch event {
+                    case .next(let value): next(value)
+                    case .error(let failure): error?(failure)
+                    case .completed: completed?()
+                    }
+                }, in: lifetime)
+        }
         return lifetime
     }
 

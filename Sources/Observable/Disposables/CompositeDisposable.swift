@@ -44,22 +44,25 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     @usableFromInline let lock = Lock()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    /// Mirrors `disposed` for lock-free reads (`Signal(values:)` checks it for every value).
+    /// Set once, under `lock`, when disposal starts; read under the lock, and lock-free by `isDisposed`
+    /// (`Signal(values:)` checks it for every value).
     @usableFromInline let disposedFlag = Atomic<Bool>(false)
     /// Whether this is (part of) a subscription whose subscriber someone else holds — a subject or an
     /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
     /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
     @usableFromInline package let subscriberHeldElsewhere: Bool
-    /// The thread disposing the children (0: not yet started, or finished); bit 0 is set when another
-    /// thread waits for it to finish.
-    @usableFromInline let disposingThread = Atomic<UInt>(0)
-    // All guarded by `lock`. The first child lives inline: most composites hold one or two.
-    @usableFromInline @exclusivity(unchecked) var disposed = false
-    @usableFromInline @exclusivity(unchecked) var nextKey: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var first: (key: UInt64, child: Child)?
+    // Guarded by `lock` (the fields are ordered so that the object stays small: a subscription makes one).
+    /// `add(_:)` prunes finished children when `rest` holds `32 << pruneShift` of them.
+    @usableFromInline @exclusivity(unchecked) var pruneShift: UInt8 = 0
+    /// Before disposal (guarded by `lock`): the key of the next child. From disposal on: the thread disposing
+    /// the children (0: none, or finished); bit 0 is set when another thread waits for it to finish. One word
+    /// for both, since no key is handed out once the composite is disposed.
+    @usableFromInline let keyOrDisposer = Atomic<UInt>(0)
+    /// The first child added, when it is a closure (key 0), inline: most composites hold one or two children,
+    /// and a subscription's lifetime usually holds one closure.
+    @usableFromInline @exclusivity(unchecked) var firstAction: (@Sendable () -> Void)?
+    /// Every other child, in the order added.
     @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
-    /// Guarded by `lock`: the size of `rest` at which `add(_:)` prunes finished children.
-    @usableFromInline @exclusivity(unchecked) var pruneAt = 32
 
     /// Creates an empty composite.
     ///
@@ -129,7 +132,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Whether enough children accumulated to look for ones disposed elsewhere.
     @usableFromInline
     var needsPruning: Bool {
-        lock.withLock { rest.count >= pruneAt }
+        lock.withLock { rest.count >= 32 << Int(pruneShift) }
     }
 
     /// Drops the children that were disposed elsewhere (a subscription that completed on its own), so
@@ -139,9 +142,6 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     func prune() {
         lock.lock()
         var candidates: [(key: UInt64, disposable: any Disposable)] = []
-        if let head = first, case .disposable(let disposable) = head.child {
-            candidates.append((head.key, disposable))
-        }
         for entry in rest {
             if case .disposable(let disposable) = entry.child { candidates.append((entry.key, disposable)) }
         }
@@ -149,30 +149,58 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         let finished = Set(candidates.filter { $0.disposable.isDisposed }.map(\.key))
         lock.lock()
         if !finished.isEmpty {
-            if let head = first, finished.contains(head.key) { first = nil }
             rest.removeAll { finished.contains($0.key) }
         }
-        pruneAt = max(32, rest.count * 2)
+        // The next pass when the live children doubled (at 32 at the least).
+        var shift: UInt8 = 0
+        while 32 << Int(shift) < rest.count * 2 { shift += 1 }
+        pruneShift = shift
         lock.unlock()
     }
 
     @inlinable
     func add(child: Child) -> Key? {
         lock.lock()
-        if disposed {
+        if disposedFlag.load(ordering: .relaxed) {
             lock.unlock()
             child.dispose()
             return nil
         }
-        let key = nextKey
-        nextKey &+= 1
-        if first == nil {
-            first = (key, child)
+        let key = keyOrDisposer.load(ordering: .relaxed)
+        keyOrDisposer.store(key &+ 1, ordering: .relaxed)
+        if key == 0, case .action(let action) = child {
+            firstAction = action
         } else {
-            rest.append((key, child))
+            rest.append((UInt64(key), child))
         }
         lock.unlock()
-        return Key(rawValue: key)
+        return Key(rawValue: UInt64(key))
+    }
+
+    /// Adds a part of the same subscription (an operator's input, an inner subscription); if the composite
+    /// is already disposed, disposes it at once. As the first child it is held inline, as a closure whose
+    /// context is `child` itself (no allocation).
+    @discardableResult
+    @inlinable
+    package func add(_ child: CompositeDisposable) -> Key? {
+        if child.isDisposed { return isDisposed ? nil : Key(rawValue: UInt64.max) }
+        lock.lock()
+        if disposedFlag.load(ordering: .relaxed) {
+            lock.unlock()
+            child.dispose()
+            return nil
+        }
+        let key = keyOrDisposer.load(ordering: .relaxed)
+        keyOrDisposer.store(key &+ 1, ordering: .relaxed)
+        if key == 0 {
+            firstAction = { child.dispose() }
+        } else {
+            rest.append((UInt64(key), .disposable(child)))
+        }
+        let prune = rest.count >= 32 << Int(pruneShift)
+        lock.unlock()
+        if prune { self.prune() }
+        return Key(rawValue: UInt64(key))
     }
 
     /// Adds a closure to run when the composite is disposed.
@@ -197,8 +225,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func remove(_ key: Key) {
         lock.lock()
-        if let current = first, current.key == key.rawValue {
-            first = nil
+        if key.rawValue == 0 && firstAction != nil {
+            firstAction = nil
         } else if let index = rest.firstIndex(where: { $0.key == key.rawValue }) {
             rest.remove(at: index)
         }
@@ -214,7 +242,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ```
     public var count: Int {
         prune()
-        return lock.withLock { (first == nil ? 0 : 1) + rest.count }
+        return lock.withLock { (firstAction == nil ? 0 : 1) + rest.count }
     }
 
     /// Disposes every child (outside the lock), once; returns when they all have been disposed.
@@ -226,27 +254,27 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func dispose() {
         lock.lock()
-        if disposed {
+        if disposedFlag.load(ordering: .relaxed) {
             lock.unlock()
             waitForDisposer(currentThreadID)
             return
         }
-        disposed = true
         disposedFlag.store(true, ordering: .releasing)
-        let head = first
+        let head = firstAction
         let tail = rest
         if head == nil && tail.isEmpty {
             // Nothing to dispose: nothing for a second disposer to wait for.
+            keyOrDisposer.store(0, ordering: .relaxed)
             lock.unlock()
             return
         }
-        disposingThread.store(currentThreadID, ordering: .relaxed)
-        first = nil
+        keyOrDisposer.store(currentThreadID, ordering: .relaxed)
+        firstAction = nil
         rest = []
         lock.unlock()
-        head?.child.dispose()
+        head?()
         for entry in tail { entry.child.dispose() }
-        if disposingThread.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
+        if keyOrDisposer.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
             wakeWaitingDisposers()
         }
     }
@@ -269,7 +297,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
     @inlinable
     func waitForDisposer(_ me: UInt) {
-        let disposer = disposingThread.load(ordering: .acquiring) & ~1
+        let disposer = keyOrDisposer.load(ordering: .acquiring) & ~1
         if disposer == 0 || disposer == me { return }
         waitForDisposerSlow(disposer)
     }
@@ -281,9 +309,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inline(never)
     func waitForDisposerSlow(_ disposer: UInt) {
         // Flag the wait (bit 0), unless the first disposer finished meanwhile.
-        var word = disposingThread.load(ordering: .relaxed)
+        var word = keyOrDisposer.load(ordering: .relaxed)
         while word != 0 && word & 1 == 0 {
-            let (exchanged, original) = disposingThread.compareExchange(
+            let (exchanged, original) = keyOrDisposer.compareExchange(
                 expected: word, desired: word | 1, ordering: .acquiringAndReleasing)
             if exchanged { break }
             word = original
@@ -294,9 +322,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             let wait = WaitGraph.shared.begin(waitingFor: disposer, breakable: true, parkingAddress: address)
         else { return }
         defer { WaitGraph.shared.end(wait) }
-        while disposingThread.load(ordering: .acquiring) != 0, !wait.isBroken {
+        while keyOrDisposer.load(ordering: .acquiring) != 0, !wait.isBroken {
             ParkingLot.park(on: address) {
-                disposingThread.load(ordering: .relaxed) != 0 && !wait.isBroken
+                keyOrDisposer.load(ordering: .relaxed) != 0 && !wait.isBroken
             }
         }
     }

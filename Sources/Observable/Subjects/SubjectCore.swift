@@ -130,10 +130,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     var signal: Signal<Value, Failure> {
         Signal(unsafeStart: { sink, lifetime in
-            let entry = SubjectEntry(sink: sink, lifetime: lifetime)
+            let entry = SubjectEntry(core: self, sink: sink, lifetime: lifetime)
             // A closure made here, in the subscriber's (specialized) code, so that disposing runs
-            // specialized code too.
-            lifetime.add { self.remove(entry) }
+            // specialized code too. It captures the entry alone, so the entry is its context: no
+            // allocation of its own.
+            lifetime.add { entry.remove() }
             self.enqueue(.add(entry), bounded: true, handOff: true)
         })
     }
@@ -261,6 +262,8 @@ enum SubjectOp<Value, Failure: Error> {
 /// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
 @usableFromInline
 final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
+    /// The subject's core, for ``remove()`` (the entry is the context of the closure that calls it).
+    @usableFromInline let core: SubjectCore<Value, Failure>
     @usableFromInline let sink: Sink<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let disposed = Atomic<Bool>(false)
@@ -273,9 +276,16 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     var id: UInt { parkingAddress(of: self) }
 
     @inlinable
-    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
+    init(core: SubjectCore<Value, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
+        self.core = core
         self.sink = sink
         self.lifetime = lifetime
+    }
+
+    /// Removes this entry from the subject (its subscription was disposed); see ``SubjectCore/remove(_:)``.
+    @inlinable
+    func remove() {
+        core.remove(self)
     }
 
     /// Called by the owner after the terminal event: ends the whole subscription.
