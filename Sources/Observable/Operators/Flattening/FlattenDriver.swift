@@ -63,6 +63,10 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
 
     @usableFromInline var isDisposed: Bool { mailbox.isDisposed }
 
+    /// The downstream end, through which the subscription ends.
+    @inlinable
+    var output: OperatorOutput<Value, Failure> { OperatorOutput(sink, lifetime) }
+
     /// Disposes the inner signals' lifetimes. Runs after the mailbox was closed (it is registered
     /// in the subscription's lifetime after it), so no handler runs concurrently.
     @usableFromInline
@@ -153,15 +157,13 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
                 startInner(inner)
                 next = state.didSubscribe()
             case .complete:
-                sink.send(.completed)
-                lifetime.dispose()
+                output.finish(.completed)
                 return
             case .endQuietly:
-                lifetime.dispose()
+                output.end()
                 return
             case .fail:
-                if let failure { sink.send(.error(failure)) }
-                lifetime.dispose()
+                if let failure { output.finish(.error(failure)) } else { output.end() }
                 return
             }
         }
