@@ -37,6 +37,17 @@ let counter = Counter()
     }
 }
 
+/// W3 after a pipeline was built with the debugging graph on (and the graph switched off again), as
+/// tether-bench's W1 "graph on" contender leaves the process before its W3 row.
+@inline(never) func w3AfterGraph(_ n: Int) {
+    TetherDebug.isEnabled = true
+    let subject = Subject<Int, Never>()
+    subject.named("probe.source").map { $0 &+ 1 }.named("probe.plusOne").subscribe(next: { counter.sum &+= UInt64($0) })
+    TetherDebug.isEnabled = false
+    for value in 0..<1000 { subject.send(value) }
+    w3(n)
+}
+
 @inline(never) func w3Bytes(_ n: Int) -> Int {
     let subject = Subject<Int, Never>()
     var live: [any Disposable] = []
@@ -114,6 +125,7 @@ case "W7RF": w7(n, filtered: true, raw: true)
 case "W1": w1(n)
 case "W2": w2(n)
 case "W3": w3(n)
+case "W3G": w3AfterGraph(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
 case "W3BC": print("bytes per live subscription (capturing next):", w3BytesCapturing(n))
 case "W4": w4(n)

@@ -18,11 +18,13 @@ final class DebugThreadContext {
     let name: String
     /// Whether this is the process's main thread.
     let isMainThread: Bool
-    var pendingInputs: [SignalDebugInfo] = []
-    var starting: [LiveSubscriptionNode] = []
-    var delivering: [(node: LiveSubscriptionNode, event: String)] = []
+    // Confined to its thread (only `current` hands it out), so the runtime's exclusivity checks — a
+    // `swift_beginAccess` per read, paid by every signal made once a name exists — are left out.
+    @exclusivity(unchecked) var pendingInputs: [SignalDebugInfo] = []
+    @exclusivity(unchecked) var starting: [LiveSubscriptionNode] = []
+    @exclusivity(unchecked) var delivering: [(node: LiveSubscriptionNode, event: String)] = []
     /// The label the next root subscription on this thread takes for its subscriber (a binding's target).
-    var subscriberLabel: String?
+    @exclusivity(unchecked) var subscriberLabel: String?
 
     private init() {
         number = threadNumbers.add(1, ordering: .relaxed).newValue

@@ -11,7 +11,7 @@ extension LiveSubscriptionNode {
     @usableFromInline
     static func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
         let context = DebugThreadContext.current
-        context.pendingInputs.removeAll(keepingCapacity: true)
+        if !context.pendingInputs.isEmpty { context.pendingInputs.removeAll(keepingCapacity: true) }
         guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else { return nil }
         // Started inside another stage's start: that stage's input. Started while a stage delivers (an
         // inner signal of `flatMap`): an input of the stage receiving that delivery. Otherwise a root.
