@@ -91,37 +91,25 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
         let request = Locked<Target?>(nil)
         let reply = Locked<(any Disposable)?>(nil)
         let replied = DispatchSemaphore(value: 0)
-        let stop = Flag()
-        let ownerDone = startThread {
-            let companionSubscription = companion ? model.observe(\.value).subscribe(next: { _ in }) : nil
-            while !stop.isRaised {
+        // Subscribed before the owner thread starts, disposed after it returned: the owner's isolation.
+        let companionSubscription = companion ? model.observe(\.value).subscribe(next: { _ in }) : nil
+        assertNoCallAfterDispose(
+            rounds: rounds,
+            subscribe: { target in
+                request.value = target
+                guard waitOrFail(replied, "the owner's subscription", file: file, line: line),
+                    let subscription = reply.exchange(nil)
+                else { return AnyDisposable {} }
+                return subscription
+            },
+            sender: {
                 if let target = request.exchange(nil) {
-                    let subscription = model.observe(\.value).subscribe(next: { _ in target.receive() })
-                    reply.value = subscription
+                    reply.value = model.observe(\.value).subscribe(next: { _ in target.receive() })
                     replied.signal()
                 }
                 model.value &+= 1
-            }
-            companionSubscription?.dispose()
-        }
-        var targets: [Target] = []
-        targets.reserveCapacity(rounds)
-        for _ in 0..<rounds {
-            let target = Target()
-            request.value = target
-            guard waitOrFail(replied, "the owner's subscription", file: file, line: line),
-                let subscription = reply.exchange(nil),
-                waitOrFail(target.firstValue, "the target's first value", file: file, line: line)
-            else { break }
-            subscription.dispose()
-            target.disposeReturned.store(true, ordering: .relaxed)
-            targets.append(target)
-        }
-        stop.raise()
-        waitOrFail(ownerDone, "the owner's return", file: file, line: line)
-        let late = targets.reduce(0) { $0 + $1.lateCalls.load(ordering: .relaxed) }
-        XCTAssertEqual(targets.count, rounds, file: file, line: line)
-        XCTAssertEqual(late, 0, "callbacks ran after dispose() returned", file: file, line: line)
+            }, file: file, line: line)
+        companionSubscription?.dispose()
     }
 
     func testAnObservedPropertysOnlyObserverDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
