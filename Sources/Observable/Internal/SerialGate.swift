@@ -427,16 +427,12 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
-            if parkedSenders != 0 && (handOff || batches >= Self.batchesBeforeHandOff) {
-                // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
-                word.store(1, ordering: .releasing)
-                lock.unlock()
-                ParkingLot.unparkAll(sendersAddress)
-                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-                return
-            }
-            if handOff && contendedSubmitters.load(ordering: .relaxed) != 0 {
-                if !leaveToSubmitters(me) { return }
+            let leaving =
+                handOff
+                ? parkedSenders != 0 || contendedSubmitters.load(ordering: .relaxed) != 0
+                : parkedSenders != 0 && batches >= Self.batchesBeforeHandOff
+            if leaving {
+                if !leave(me) { return }
                 lock.lock()
             }
             if batch.isEmpty {
@@ -464,7 +460,7 @@ package class SerialGate<Op>: @unchecked Sendable {
                 if handOff && batchIndex < count && contendedSubmitters.load(ordering: .relaxed) != 0 {
                     // A sender came back while this bookkeeping owner delivered for it: the rest is its.
                     lock.lock()
-                    if !leaveToSubmitters(me) { return }
+                    if !leave(me) { return }
                 }
             }
             batch.removeAll(keepingCapacity: batch.capacity <= 4096)
@@ -473,12 +469,24 @@ package class SerialGate<Op>: @unchecked Sendable {
         }
     }
 
-    /// Called by a bookkeeping owner with `lock` held (and releases it): leaves the gate ownerless with work
-    /// pending to the threads inside a contended submission (see ``leaveQueued(_:perform:handOff:)``); the
-    /// first to see it takes it over. Returns `true` when they had all gone before they could see it and
-    /// this thread took the gate back (nobody else would drain it).
+    /// Called with `lock` held (releases it): leaves the gate ownerless with work pending.
+    ///
+    /// - To the senders parked on the full backlog, if any: they are woken, and the gate is reserved for
+    ///   them (see `markPendingOrAcquire`) — leaving it reserved without waking them would strand it.
+    /// - Otherwise to the threads inside a contended submission (see ``leaveQueued(_:perform:handOff:)``):
+    ///   the first to see it takes it over.
+    ///
+    /// Returns `true` when nobody was left to take it — every submitter had gone before it could see the
+    /// gate left — and this thread took it back (nobody else would drain it).
     @usableFromInline
-    final func leaveToSubmitters(_ me: UInt) -> Bool {
+    final func leave(_ me: UInt) -> Bool {
+        if parkedSenders != 0 {
+            word.store(1, ordering: .releasing)
+            lock.unlock()
+            ParkingLot.unparkAll(sendersAddress)
+            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+            return false
+        }
         word.store(1, ordering: .sequentiallyConsistent)
         lock.unlock()
         if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }

@@ -126,4 +126,29 @@ final class SerialGateHandOffTests: XCTestCase {
         XCTAssertEqual(probe.performed.value, [0, 1, 2, 3, 4], "the rest of the batch first, then what came after it")
         XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0)
     }
+
+    func testABookkeepingOwnerStoppingMidBatchWakesASenderParkedOnTheFullBacklog() {
+        let probe = Probe()
+        let limit = SerialGate<Int>.backlogLimit
+        var parkedSender: DispatchSemaphore?
+        probe.onZero = { probe.queueFromAnotherThread([1, 2, 3]) }
+        probe.onOne = {
+            // A sender fills the backlog and parks on it, waiting for this owner.
+            parkedSender = startThread {
+                for op in 100..<(101 + limit) { probe.gate.submit(op, bounded: true) { probe.perform($0) } }
+            }
+            waitUntil {
+                probe.gate.lock.lock()
+                defer { probe.gate.lock.unlock() }
+                return probe.gate.parkedSenders == 1
+            }
+        }
+        probe.gate.submitUrgent(0) { probe.perform($0) }
+        XCTAssertEqual(probe.performed.value, [0, 1], "the owner stopped: a sender is inside a submission")
+
+        // Left to the parked sender, which must have been woken to take it.
+        guard let parkedSender, waitOrFail(parkedSender, "the parked sender's return") else { return }
+        XCTAssertEqual(probe.performed.value, [0, 1, 2, 3] + Array(100..<(101 + limit)))
+        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0)
+    }
 }

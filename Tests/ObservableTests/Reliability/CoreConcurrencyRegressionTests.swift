@@ -328,9 +328,9 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
     /// other subscribers — on a thread that may hold the caller's locks — until the backlog filled (4,096
     /// values), or for as long as the sender kept pace (once 966 s for a stress test under Thread
     /// Sanitizer). Now they leave that work to the sender, which is still inside a `send`, and deliver only
-    /// while no sender is there (between two of its sends, or gone). Measured on two cores, 2,000 rounds:
-    /// 0–2,025 values delivered by this thread in all and at most 373 in one call (51,770–118,568 in all
-    /// and ~4,096 per call before, in the runs where it took the gate at all).
+    /// while no sender is there (between two of its sends, or gone). Measured on two cores, 2,000 rounds,
+    /// over the calls that delivered any of the flood: median 1–5 values (at most 75 in one call) now,
+    /// median 1,793–7,535 before (4 runs in 5; in the fifth no call took the gate).
     func testDisposeWhileAnotherThreadFloodsTheSubjectLeavesTheFloodToItsSender() {
         let subject = Subject<Int, Never>()
         let rounds = StressScale.scaled(2_000)
@@ -351,7 +351,8 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             }
         }
         waitOrFail(flooding, "the flood's first value")
-        var mostInOneCall = 0
+        // What each subscribe or dispose that delivered any of the flood delivered.
+        var deliveringCalls: [Int] = []
         for _ in 0..<rounds {
             // Each round starts while the flood is running (the sender delivered since the last one).
             let before = delivered.load(ordering: .relaxed)
@@ -361,17 +362,19 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             let subscribed = deliveredHere.load(ordering: .relaxed)
             subscription.dispose()
             let disposed = deliveredHere.load(ordering: .relaxed)
-            mostInOneCall = max(mostInOneCall, subscribed - start, disposed - subscribed)
+            for count in [subscribed - start, disposed - subscribed] where count > 0 { deliveringCalls.append(count) }
         }
         stop.raise()
         waitOrFail(sender, "the sender's return")
         let here = deliveredHere.load(ordering: .relaxed)
         XCTAssertEqual(delivered.load(ordering: .relaxed), sent.load(ordering: .relaxed), "every value delivered")
+        // Before, a call that took the gate delivered until the backlog filled (~4,096 values each).
+        let sorted = deliveringCalls.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
         XCTAssertLessThanOrEqual(
-            mostInOneCall, Subject<Int, Never>.backlogLimit / 2,
-            "values of the flood delivered by one subscribe or dispose")
-        XCTAssertLessThanOrEqual(
-            here, 4 * rounds, "values of the flood delivered by the subscribing and disposing thread")
+            median, 16,
+            "values of the flood delivered by a subscribe or dispose that delivered any: \(sorted.count) calls, "
+                + "\(here) values in all, at most \(sorted.last ?? 0) in one")
         listener.dispose()
     }
 }
