@@ -142,7 +142,9 @@ package class SerialGate<Op>: @unchecked Sendable {
             DeferredSubmissionWatch.noteDeferred()
             return true
         }
-        if word == 0, acquireIfIdle(me) {
+        if word == 0,
+            self.word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
+        {
             perform(op)
             release(me, perform: perform, handOff: handOff)
             return true
@@ -150,10 +152,11 @@ package class SerialGate<Op>: @unchecked Sendable {
         return false
     }
 
-    /// The idle path of ``submit(_:bounded:handOff:perform:)`` for a caller that performs its operation in
-    /// place: takes the gate when nobody owns it and returns `true`; the caller then performs the operation
-    /// itself and gives the gate up with ``release(_:perform:handOff:)``. Returns `false` when the gate is
-    /// owned (by another thread, or by the caller itself: a reentrant submission), and the caller submits.
+    /// The idle path of ``submit(_:bounded:handOff:perform:)`` (as in `performOrQueueLocally`) for a
+    /// caller that performs its operation in place: takes the gate when nobody owns it and returns `true`;
+    /// the caller then performs the operation itself and gives the gate up with
+    /// ``release(_:perform:handOff:)``. Returns `false` when the gate is owned (by another thread, or by
+    /// the caller itself: a reentrant submission), and the caller submits.
     ///
     /// This spares the uncontended path wrapping its operation into an `Op` (an `Observer`'s event: a
     /// notification's copy, retains and releases, went into the `Op` and back out of it per send).
