@@ -129,6 +129,32 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
         XCTAssertTrue(log.values.first?.object as AnyObject? === sender)
     }
 
+    func testObjectFilterLetsNoValueObjectThroughAndNeitherKeepsNorReleasesThePostsObjects() {
+        // The filter borrows each post's object to compare it: a copy too many would keep the other
+        // senders alive, one too few would free them early (or crash at the post's own release).
+        let center = NotificationCenter()
+        let sender = Sender()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, object: sender).record(into: log)
+        weak var firstOther: Sender?
+        weak var lastOther: Sender?
+        for index in 0..<100 {
+            let other = Sender()
+            if index == 0 { firstOther = other }
+            lastOther = other
+            center.post(name: ping, object: other)
+            center.post(name: ping, object: index)
+            center.post(name: ping, object: "\(index)")
+        }
+        XCTAssertNil(firstOther)
+        XCTAssertNil(lastOther)
+        XCTAssertEqual(log.values.count, 0)
+        center.post(name: ping, object: sender)
+        XCTAssertEqual(log.values.count, 1)
+        XCTAssertTrue(log.values.first?.object as AnyObject? === sender)
+        XCTAssertEqual(log.events.count, 1, "the filter object is alive: no completion")
+    }
+
     func testObjectFilterWithoutNameDeliversEveryNameFromThatObject() {
         let center = NotificationCenter()
         let sender = Sender()

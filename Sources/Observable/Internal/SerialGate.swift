@@ -170,6 +170,20 @@ package class SerialGate<Op>: @unchecked Sendable {
         return false
     }
 
+    /// The idle path of ``submit(_:bounded:handOff:perform:)`` (as in `performOrQueueLocally`) for a
+    /// caller that performs its operation in place: takes the gate when nobody owns it and returns `true`;
+    /// the caller then performs the operation itself and gives the gate up with
+    /// ``release(_:perform:handOff:)``. Returns `false` when the gate is owned (by another thread, or by
+    /// the caller itself: a reentrant submission), and the caller submits.
+    ///
+    /// This spares the uncontended path wrapping its operation into an `Op` (an `Observer`'s event: a
+    /// notification's copy, retains and releases, went into the `Op` and back out of it per send).
+    @inlinable
+    final func acquireIfIdle(_ me: UInt) -> Bool {
+        word.load(ordering: .relaxed) == 0
+            && word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
+    }
+
     /// Submits, in lock order, the operation that `makeOperation` returns: it runs under the lock at the
     /// moment the operation takes its place in the gate's order (to update state that must agree with the
     /// delivery order, such as a current value; `nil`: submit nothing), and reentrant submissions queue

@@ -166,6 +166,81 @@ final class SignalTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.values, [1, -1, 2, -2, 3, -3])
     }
 
+    func testValuesAndEventsSentFromInsideTheCallbackArriveAfterItInOrderAndNothingAfterCompletion() {
+        let holder = ObserverHolder<Int>()
+        let log = EventLog<Int, Never>()
+        Signal<Int, Never> { observer in
+            holder.observer = observer
+            return nil
+        }.subscribeEvents { event in
+            log.append(event)
+            guard case .next(1) = event else { return }
+            holder.observer?.send(event: .next(2))
+            holder.observer?.send(3)
+            holder.observer?.sendCompleted()
+            holder.observer?.send(4)  // queued before the completion was delivered: dropped then
+            log.append(.next(-1))
+        }
+        holder.observer?.send(1)
+        holder.observer?.send(5)
+        XCTAssertEqual(log.events, [.next(1), .next(-1), .next(2), .next(3), .completed])
+        XCTAssertEqual(holder.observer?.isDisposed, true)
+    }
+
+    func testAValueSentAfterTheSubscriberDisposedItsSubscriptionFromItsCallbackIsDropped() {
+        let holder = ObserverHolder<Int>()
+        let subscription = Locked<(any Disposable)?>(nil)
+        let log = EventLog<Int, Never>()
+        subscription.value = Signal<Int, Never> { observer in
+            holder.observer = observer
+            return nil
+        }.subscribe(next: { value in
+            log.append(.next(value))
+            subscription.value?.dispose()
+            holder.observer?.send(value + 1)
+        })
+        holder.observer?.send(1)
+        holder.observer?.send(event: .next(3))
+        holder.observer?.send(4)
+        XCTAssertEqual(log.values, [1])
+        XCTAssertEqual(subscription.value?.isDisposed, true)
+    }
+
+    func testAValueOfAnAddressOnlyTypeIsDeliveredIntactAndNotKeptAfterDelivery() {
+        // `AnyPayload` holds an `Any`, as `Notification` does: a value the observer must neither leak nor
+        // free early on any of its send paths (in place, or queued from inside a callback).
+        let holder = ObserverHolder<AnyPayload>()
+        let received = Locked<[Int]>([])
+        weak var first: Tracked?
+        weak var second: Tracked?
+        weak var reentrant: Tracked?
+        let subscription = Signal<AnyPayload, Never> { observer in
+            holder.observer = observer
+            return nil
+        }.subscribe(next: { payload in
+            let tracked = payload.object as? Tracked
+            received.mutate { $0.append(tracked?.id ?? -1) }
+            if tracked?.id == 1 {
+                let queued = Tracked(3)
+                reentrant = queued
+                holder.observer?.send(AnyPayload(object: queued))
+            }
+        })
+        do {
+            let one = Tracked(1)
+            first = one
+            holder.observer?.send(AnyPayload(object: one))
+            let two = Tracked(2)
+            second = two
+            holder.observer?.send(event: .next(AnyPayload(object: two)))
+        }
+        XCTAssertEqual(received.value, [1, 3, 2])
+        XCTAssertNil(first)
+        XCTAssertNil(second)
+        XCTAssertNil(reentrant)
+        subscription.dispose()
+    }
+
     func testSubscriptionReleasesClosuresAfterCompletion() {
         weak var weakTracked: Tracked?
         do {
@@ -221,6 +296,11 @@ final class SignalTests: ResourceCheckedTestCase {
         XCTAssertNil(weakTracked)
         XCTAssertTrue(subscription.isDisposed)
     }
+}
+
+/// A value of an address-only type (it holds an `Any`), like Foundation's `Notification`.
+struct AnyPayload {
+    let object: Any
 }
 
 /// Keeps a recipe's observer for a test to drive.

@@ -75,6 +75,34 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             subscribe: { target in property.signal.subscribe(next: { _ in target.receive() }) },
             sender: { property.value = 1 })
     }
+    func testARecipesSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        // The sender sends into the current round's observer, whose gate it finds idle: the value is
+        // delivered in place (`Observer.send(_:)`), the path that never queues an operation.
+        let current = Locked<Observer<Int, Never>?>(nil)
+        assertNoCallAfterDispose(
+            rounds: StressScale.scaled(20_000),
+            subscribe: { target in
+                Signal<Int, Never> { observer in
+                    current.value = observer
+                    return nil
+                }.subscribe(next: { _ in target.receive() })
+            },
+            sender: { current.value?.send(1) })
+    }
+
+    func testARecipesEventSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        let current = Locked<Observer<Int, Never>?>(nil)
+        assertNoCallAfterDispose(
+            rounds: StressScale.scaled(20_000),
+            subscribe: { target in
+                Signal<Int, Never> { observer in
+                    current.value = observer
+                    return nil
+                }.subscribe(next: { _ in target.receive() })
+            },
+            sender: { current.value?.send(event: .next(1)) })
+    }
+
     /// An `@Observed` model whose observers the owner thread subscribes on request.
     final class FenceModel: KeyPathObservable, @unchecked Sendable {
         @Observed var value = 0
