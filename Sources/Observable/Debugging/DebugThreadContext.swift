@@ -20,7 +20,9 @@ final class DebugThreadContext {
     let isMainThread: Bool
     // Confined to its thread (only `current` hands it out), so the runtime's exclusivity checks — a
     // `swift_beginAccess` per read, paid by every signal made once a name exists — are left out.
-    @exclusivity(unchecked) var pendingInputs: [SignalDebugInfo] = []
+    /// Changed only through ``notePendingInput(_:)``, ``replacePendingInput(_:with:)``,
+    /// ``clearPendingInputs()`` and ``takePendingInputs()``, which keep the count of threads with inputs pending (in ``debugFlags``).
+    @exclusivity(unchecked) private(set) var pendingInputs: [SignalDebugInfo] = []
     @exclusivity(unchecked) var starting: [LiveSubscriptionNode] = []
     @exclusivity(unchecked) var delivering: [(node: LiveSubscriptionNode, event: String)] = []
     /// The label the next root subscription on this thread takes for its subscriber (a binding's target).
@@ -30,6 +32,41 @@ final class DebugThreadContext {
         number = threadNumbers.add(1, ordering: .relaxed).newValue
         isMainThread = isProcessMainThread()
         name = isMainThread ? "main" : threadName() ?? "thread \(number)"
+    }
+
+    /// The thread ended with inputs pending: it no longer counts in ``debugFlags``.
+    deinit {
+        if !pendingInputs.isEmpty { debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+    }
+
+    /// Whether some thread may have inputs pending. When not, the calling thread has none, so a signal
+    /// made or a subscription started with the graph off has nothing to take or forget: it skips the
+    /// thread-local lookup of ``current`` (paid by every signal made once a name exists).
+    ///
+    /// A thread's own increment is visible to its own later loads, and the count only drops below that
+    /// thread's contribution through its own decrement: a relaxed load suffices.
+    static var anyThreadHasPendingInputs: Bool {
+        debugFlags.load(ordering: .relaxed) & ~DebugSwitch.switches != 0
+    }
+
+    /// `info` was read on this thread: an input of the next signal made here.
+    func notePendingInput(_ info: SignalDebugInfo) {
+        if pendingInputs.isEmpty { debugFlags.wrappingAdd(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+        pendingInputs.append(info)
+    }
+
+    /// Replaces the last pending `old` with `new` (a subject's signal read as the copy that names its sender).
+    func replacePendingInput(_ old: SignalDebugInfo, with new: SignalDebugInfo) {
+        if let index = pendingInputs.lastIndex(where: { $0 === old }) {
+            pendingInputs[index] = new
+        }
+    }
+
+    /// Forgets the inputs read on this thread.
+    func clearPendingInputs() {
+        if pendingInputs.isEmpty { return }
+        pendingInputs.removeAll(keepingCapacity: true)
+        debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed)
     }
 
     private static let key: pthread_key_t = {
@@ -59,7 +96,7 @@ final class DebugThreadContext {
         for input in pendingInputs where !unique.contains(where: { $0 === input }) {
             unique.append(input)
         }
-        pendingInputs.removeAll(keepingCapacity: true)
+        clearPendingInputs()
         return unique
     }
 }
