@@ -1,5 +1,6 @@
-// The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth (the core),
-// and the runtime's reference-count queries (the bridges' notification object filter).
+// The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth and a
+// thread-local slot (the core), and the runtime's reference-count queries (the bridges' notification object
+// filter).
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
@@ -31,6 +32,21 @@ void tether_heavy_barrier(void);
 /// uses after return), which made the deep-chain trampoline's stack measurement meaningless under it.
 static inline __attribute__((always_inline)) unsigned long tether_stack_address(void) {
     return (unsigned long)__builtin_frame_address(0);
+}
+
+/// The calling thread's deep-chain trampoline state (`DeepChainTrampoline`), or NULL before its first use on
+/// the thread. A C thread-local (Swift has none): one load from the thread's TLS block, against a call to
+/// `pthread_getspecific` and the runtime's lazy-global check for its key, paid once per operator start. The
+/// state is still registered under a pthread key, whose destructor frees it (and clears this slot) when the
+/// thread ends.
+extern _Thread_local void *tether_deep_chain_state_slot;
+
+static inline __attribute__((always_inline)) void *tether_deep_chain_state(void) {
+    return tether_deep_chain_state_slot;
+}
+
+static inline __attribute__((always_inline)) void tether_set_deep_chain_state(void *state) {
+    tether_deep_chain_state_slot = state;
 }
 
 // Bridges: two reference-count queries of the Swift runtime (exported C functions of libswiftCore,
