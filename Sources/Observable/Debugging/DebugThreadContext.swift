@@ -1,4 +1,5 @@
 import Synchronization
+import TetherShims
 
 #if canImport(Glibc)
     import Glibc
@@ -69,10 +70,13 @@ final class DebugThreadContext {
         debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed)
     }
 
+    /// Only for its destructor, which releases a thread's context when the thread ends; the context is
+    /// read through a C thread-local slot (`tether_debug_thread_context`, TetherShims).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
+            if tether_debug_thread_context() == raw { tether_set_debug_thread_context(nil) }
             Unmanaged<DebugThreadContext>.fromOpaque(raw).release()
         }
         precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
@@ -81,11 +85,13 @@ final class DebugThreadContext {
 
     /// The calling thread's context, made on first use and released when the thread exits.
     static var current: DebugThreadContext {
-        if let raw = pthread_getspecific(key) {
+        if let raw = tether_debug_thread_context() {
             return Unmanaged<DebugThreadContext>.fromOpaque(raw).takeUnretainedValue()
         }
         let context = DebugThreadContext()
-        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        let raw = Unmanaged.passRetained(context).toOpaque()
+        pthread_setspecific(key, raw)
+        tether_set_debug_thread_context(raw)
         return context
     }
 
