@@ -28,7 +28,7 @@ enum DebugSwitch {
     @inlinable
     static var isTracking: Bool { debugFlags.load(ordering: .relaxed) & 0xFF != 0 }
 
-    /// Whether the live graph is on (subjects' and properties' signals are then recording stages).
+    /// Whether the live graph is on (a subject's `signal` is then a stage that records its deliveries).
     @inlinable
     static var isGraphOn: Bool { debugFlags.load(ordering: .relaxed) & 2 != 0 }
 

@@ -21,8 +21,9 @@ final class DebugThreadContext {
     let isMainThread: Bool
     // Confined to its thread (only `current` hands it out), so the runtime's exclusivity checks — a
     // `swift_beginAccess` per read, paid by every signal made once a name exists — are left out.
-    /// Changed only through ``notePendingInput(_:)``, ``replacePendingInput(_:with:)``,
-    /// ``clearPendingInputs()`` and ``takePendingInputs()``, which keep the count of threads with inputs pending (in ``debugFlags``).
+    // `pendingInputs` changes only through `notePendingInput(_:)`, `replacePendingInput(_:with:)`,
+    // `clearPendingInputs()` and `takePendingInputs()`, which keep the count of threads with inputs pending
+    // (in `debugFlags`).
     @exclusivity(unchecked) private(set) var pendingInputs: [SignalDebugInfo] = []
     @exclusivity(unchecked) var starting: [LiveSubscriptionNode] = []
     @exclusivity(unchecked) var delivering: [(node: LiveSubscriptionNode, event: String)] = []
