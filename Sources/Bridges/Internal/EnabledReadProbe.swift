@@ -1,12 +1,5 @@
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TetherShims
 
 /// Tells whether evaluating a key path reads a given registry's `isEnabled` — how a control's
 /// `observe(\.isEnabled)` is recognized (key paths to protocol-extension properties made in generic and
@@ -25,22 +18,16 @@ enum EnabledReadProbe {
         init(registry: ObjectIdentifier) { self.registry = registry }
     }
 
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
-        return key
-    }()
-
-    /// Runs `body` and returns whether it read the `isEnabled` of `registry`.
+    /// Runs `body` and returns whether it read the `isEnabled` of `registry`. The thread's probe is in a
+    /// thread-local slot (`tether_enabled_read_probe`, TetherShims).
     static func reads(_ registry: AnyObject, during body: () -> Void) -> Bool {
         let probe = Probe(registry: ObjectIdentifier(registry))
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(probe).toOpaque())
+        let previous = tether_enabled_read_probe()
+        tether_set_enabled_read_probe(Unmanaged.passUnretained(probe).toOpaque())
         depth.add(1, ordering: .relaxed)
         defer {
             depth.subtract(1, ordering: .relaxed)
-            pthread_setspecific(key, previous)
+            tether_set_enabled_read_probe(previous)
         }
         withExtendedLifetime(probe) { body() }
         return probe.wasRead
@@ -49,7 +36,7 @@ enum EnabledReadProbe {
     /// Called by the getter of `isEnabled`.
     @inline(__always)
     static func noteRead(of registry: AnyObject) {
-        guard depth.load(ordering: .relaxed) != 0, let raw = pthread_getspecific(key) else { return }
+        guard depth.load(ordering: .relaxed) != 0, let raw = tether_enabled_read_probe() else { return }
         let probe = Unmanaged<Probe>.fromOpaque(raw).takeUnretainedValue()
         if probe.registry == ObjectIdentifier(registry) { probe.wasRead = true }
     }

@@ -46,7 +46,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         function: StaticString = #function, file: StaticString = #fileID
     ) {
         self.startHandler = startHandler
-        if _slowPath(DebugSwitch.isTracking) {
+        if DebugSwitch.needsSignalTracking {
             debugInfo = SignalDebugInfo.made(by: function, in: file, type: Self.self)
         } else {
             debugInfo = nil
@@ -93,7 +93,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
             let observer = Observer(sink: sink, lifetime: lifetime)
             lifetime.add(recipe(observer))
         }
-        if _slowPath(DebugSwitch.isTracking) {
+        if DebugSwitch.needsSignalTracking {
             debugInfo = SignalDebugInfo.made(by: "init(_:)", in: "", type: Self.self)
         } else {
             debugInfo = nil
@@ -127,7 +127,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         // event an indirect call, even while it is off. Events are recorded by named stages
         // (`named(_:)`), whose closures escape anyway.
         var node: LiveSubscriptionNode?
-        if _slowPath(DebugSwitch.isTracking) {
+        if DebugSwitch.needsSignalTracking {
             node = LiveSubscriptionNode.starting(debugInfo)
             if let node { lifetime.add { node.didEnd() } }
         }

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherShims
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,10 @@ final class DebugThreadContext {
     let isMainThread: Bool
     // Confined to its thread (only `current` hands it out), so the runtime's exclusivity checks — a
     // `swift_beginAccess` per read, paid by every signal made once a name exists — are left out.
-    @exclusivity(unchecked) var pendingInputs: [SignalDebugInfo] = []
+    // `pendingInputs` changes only through `notePendingInput(_:)`, `replacePendingInput(_:with:)`,
+    // `clearPendingInputs()` and `takePendingInputs()`, which keep the count of threads with inputs pending
+    // (in `debugFlags`).
+    @exclusivity(unchecked) private(set) var pendingInputs: [SignalDebugInfo] = []
     @exclusivity(unchecked) var starting: [LiveSubscriptionNode] = []
     @exclusivity(unchecked) var delivering: [(node: LiveSubscriptionNode, event: String)] = []
     /// The label the next root subscription on this thread takes for its subscriber (a binding's target).
@@ -32,10 +36,48 @@ final class DebugThreadContext {
         name = isMainThread ? "main" : threadName() ?? "thread \(number)"
     }
 
+    /// The thread ended with inputs pending: it no longer counts in ``debugFlags``.
+    deinit {
+        if !pendingInputs.isEmpty { debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+    }
+
+    /// Whether some thread may have inputs pending. When not, the calling thread has none, so a signal
+    /// made or a subscription started with the graph off has nothing to take or forget: it skips the
+    /// thread-local lookup of ``current`` (paid by every signal made once a name exists).
+    ///
+    /// A thread's own increment is visible to its own later loads, and the count only drops below that
+    /// thread's contribution through its own decrement: a relaxed load suffices.
+    static var anyThreadHasPendingInputs: Bool {
+        debugFlags.load(ordering: .relaxed) & ~DebugSwitch.switches != 0
+    }
+
+    /// `info` was read on this thread: an input of the next signal made here.
+    func notePendingInput(_ info: SignalDebugInfo) {
+        if pendingInputs.isEmpty { debugFlags.wrappingAdd(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+        pendingInputs.append(info)
+    }
+
+    /// Replaces the last pending `old` with `new` (a subject's signal read as the copy that names its sender).
+    func replacePendingInput(_ old: SignalDebugInfo, with new: SignalDebugInfo) {
+        if let index = pendingInputs.lastIndex(where: { $0 === old }) {
+            pendingInputs[index] = new
+        }
+    }
+
+    /// Forgets the inputs read on this thread.
+    func clearPendingInputs() {
+        if pendingInputs.isEmpty { return }
+        pendingInputs.removeAll(keepingCapacity: true)
+        debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed)
+    }
+
+    /// Only for its destructor, which releases a thread's context when the thread ends; the context is
+    /// read through a C thread-local slot (`tether_debug_thread_context`, TetherShims).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
+            if tether_debug_thread_context() == raw { tether_set_debug_thread_context(nil) }
             Unmanaged<DebugThreadContext>.fromOpaque(raw).release()
         }
         precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
@@ -44,11 +86,13 @@ final class DebugThreadContext {
 
     /// The calling thread's context, made on first use and released when the thread exits.
     static var current: DebugThreadContext {
-        if let raw = pthread_getspecific(key) {
+        if let raw = tether_debug_thread_context() {
             return Unmanaged<DebugThreadContext>.fromOpaque(raw).takeUnretainedValue()
         }
         let context = DebugThreadContext()
-        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        let raw = Unmanaged.passRetained(context).toOpaque()
+        pthread_setspecific(key, raw)
+        tether_set_debug_thread_context(raw)
         return context
     }
 
@@ -59,7 +103,7 @@ final class DebugThreadContext {
         for input in pendingInputs where !unique.contains(where: { $0 === input }) {
             unique.append(input)
         }
-        pendingInputs.removeAll(keepingCapacity: true)
+        clearPendingInputs()
         return unique
     }
 }

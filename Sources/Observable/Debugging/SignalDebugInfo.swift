@@ -62,10 +62,7 @@ package final class SignalDebugInfo: Sendable {
     @usableFromInline
     func sent(by object: AnyObject) -> SignalDebugInfo {
         let copy = SignalDebugInfo(name: name, operatorName: operatorName, inputs: inputs, source: object)
-        let context = DebugThreadContext.current
-        if let index = context.pendingInputs.lastIndex(where: { $0 === self }) {
-            context.pendingInputs[index] = copy
-        }
+        DebugThreadContext.current.replacePendingInput(self, with: copy)
         return copy
     }
 
@@ -79,7 +76,7 @@ package final class SignalDebugInfo: Sendable {
     }
 
     func noteRead() {
-        DebugThreadContext.current.pendingInputs.append(self)
+        DebugThreadContext.current.notePendingInput(self)
     }
 
     /// The debug info of a signal being made by `function` in `file` (while tracking), with the inputs
@@ -87,11 +84,14 @@ package final class SignalDebugInfo: Sendable {
     /// nothing named flows into it.
     @usableFromInline
     static func made(by function: StaticString, in file: StaticString, type: Any.Type) -> SignalDebugInfo? {
-        var inputs = DebugThreadContext.current.takePendingInputs()
         // The common case once a name exists (names stay on for the process): nothing named flows in and
         // the graph is off. Decided before any text is made: describing `function` costs ~2,000
-        // instructions, paid by every signal made (W3 ran at 2x after the benchmark's named row).
-        if inputs.isEmpty && !DebugSwitch.isOn(DebugSwitch.graph) { return nil }
+        // instructions, paid by every signal made (W3 ran at 2x after the benchmark's named row); and,
+        // while no thread has inputs pending, before the thread-local lookup too.
+        let graph = DebugSwitch.isOn(DebugSwitch.graph)
+        if !graph && !DebugThreadContext.anyThreadHasPendingInputs { return nil }
+        var inputs = DebugThreadContext.current.takePendingInputs()
+        if inputs.isEmpty && !graph { return nil }
         let name = "\(function)"
         // Initializers and getters (`Signal(values:)`, `.empty`, a subject's `signal`) make sources: what
         // was read before them was read for something else.

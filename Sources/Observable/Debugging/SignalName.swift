@@ -16,8 +16,7 @@ extension SignalConvertible {
         DebugSwitch.set(DebugSwitch.names, true)
         let base = signal
         // `signal` noted `base` as the input of the next signal made here; the named copy replaces it.
-        let context = DebugThreadContext.current
-        context.pendingInputs.removeAll(keepingCapacity: true)
+        DebugThreadContext.current.clearPendingInputs()
         let info =
             base.debugInfo?.named(name)
             ?? SignalDebugInfo(name: name, operatorName: "Signal", inputs: [])

@@ -10,9 +10,12 @@ extension LiveSubscriptionNode {
     /// values only) is allocated on the stack.
     @usableFromInline
     static func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
+        let graph = DebugSwitch.isOn(DebugSwitch.graph)
+        // Nothing to forget and nothing to register: no thread-local lookup.
+        if (debugInfo == nil || !graph) && !DebugThreadContext.anyThreadHasPendingInputs { return nil }
         let context = DebugThreadContext.current
-        if !context.pendingInputs.isEmpty { context.pendingInputs.removeAll(keepingCapacity: true) }
-        guard let debugInfo, DebugSwitch.isOn(DebugSwitch.graph) else { return nil }
+        context.clearPendingInputs()
+        guard let debugInfo, graph else { return nil }
         // Started inside another stage's start: that stage's input. Started while a stage delivers (an
         // inner signal of `flatMap`): an input of the stage receiving that delivery. Otherwise a root.
         let downstream = context.starting.last ?? context.delivering.last?.node.downstream

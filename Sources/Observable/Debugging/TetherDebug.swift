@@ -130,7 +130,13 @@ extension TetherDebug {
     package static func resetForTesting() {
         enableChecks([])
         _ = DebugTrace.shared.finish()
-        debugFlags.store(0, ordering: .relaxed)
-        DebugThreadContext.current.pendingInputs.removeAll()
+        // The switches only: the count of threads with inputs pending stays exact.
+        debugFlags.bitwiseAnd(~DebugSwitch.switches, ordering: .relaxed)
+        DebugThreadContext.current.clearPendingInputs()
+    }
+
+    /// How many threads have inputs pending (read, not yet taken by a signal made or a start); for tests.
+    package static var threadsWithPendingInputsForTesting: Int {
+        Int(debugFlags.load(ordering: .relaxed) >> 8)
     }
 }

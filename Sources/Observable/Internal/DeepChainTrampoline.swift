@@ -50,10 +50,15 @@ package struct DeepChainTrampoline {
     /// How far the stack may grow past the root before boundaries queue their work (in bytes).
     @usableFromInline static let stackBudget: UInt = 512 * 1024
 
+    /// Only for its destructor, which frees a thread's state when the thread ends; the state is read
+    /// through a C thread-local slot (`tether_deep_chain_state`).
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
+            // Cleared first: a start made while the state is torn down (a queued closure's release) makes
+            // a new one, which the key's next destructor round frees.
+            if tether_deep_chain_state() == raw { tether_set_deep_chain_state(nil) }
             let state = raw.assumingMemoryBound(to: DeepChainTrampoline.self)
             state.deinitialize(count: 1)
             state.deallocate()
@@ -65,12 +70,19 @@ package struct DeepChainTrampoline {
     /// This thread's trampoline (created on first use, freed when the thread ends).
     @usableFromInline
     static func current() -> UnsafeMutablePointer<DeepChainTrampoline> {
-        if let raw = pthread_getspecific(key) {
+        if let raw = tether_deep_chain_state() {
             return raw.assumingMemoryBound(to: DeepChainTrampoline.self)
         }
+        return makeCurrent()
+    }
+
+    /// Makes this thread's trampoline, registered for freeing when the thread ends.
+    @inline(never)
+    static func makeCurrent() -> UnsafeMutablePointer<DeepChainTrampoline> {
         let state = UnsafeMutablePointer<DeepChainTrampoline>.allocate(capacity: 1)
         state.initialize(to: DeepChainTrampoline())
         pthread_setspecific(key, state)
+        tether_set_deep_chain_state(state)
         return state
     }
 

@@ -1,12 +1,5 @@
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TetherShims
 
 /// How many threads are running a body under ``DeferredSubmissionWatch/watch(_:)`` right now.
 ///
@@ -29,24 +22,17 @@ package final class DeferredSubmissionWatch {
 
     init() {}
 
-    /// The thread's slot for its current watch.
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
-        return key
-    }()
-
     /// Runs `body`; returns its result and whether a gate submission it made (on this thread, to any
     /// gate) was left for later. Watches nest: an inner watch records into its own.
     package static func watch<Result>(_ body: () -> Result) -> (result: Result, deferred: Bool) {
         let watch = DeferredSubmissionWatch()
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(watch).toOpaque())
+        // The thread's current watch: a thread-local slot (`tether_deferred_submission_watch`, TetherShims).
+        let previous = tether_deferred_submission_watch()
+        tether_set_deferred_submission_watch(Unmanaged.passUnretained(watch).toOpaque())
         deferredSubmissionWatchers.wrappingAdd(1, ordering: .relaxed)
         let result = withExtendedLifetime(watch) { body() }
         deferredSubmissionWatchers.wrappingSubtract(1, ordering: .relaxed)
-        pthread_setspecific(key, previous)
+        tether_set_deferred_submission_watch(previous)
         if watch.deferred, let previous {
             // What an inner body left for later was left for later inside the outer body too.
             Unmanaged<DeferredSubmissionWatch>.fromOpaque(previous).takeUnretainedValue().deferred = true
@@ -62,7 +48,7 @@ package final class DeferredSubmissionWatch {
 
     @usableFromInline
     static func recordDeferred() {
-        guard let raw = pthread_getspecific(key) else { return }
+        guard let raw = tether_deferred_submission_watch() else { return }
         Unmanaged<DeferredSubmissionWatch>.fromOpaque(raw).takeUnretainedValue().deferred = true
     }
 }

@@ -1,12 +1,5 @@
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TetherShims
 
 /// How many threads are evaluating a key path under read tracking right now.
 ///
@@ -45,18 +38,11 @@ final class ReadTracker {
     @usableFromInline
     init() {}
 
-    /// The thread's thread-local slot for its current tracker.
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
-        return key
-    }()
-
-    /// The tracker of the calling thread, if it is evaluating a key path.
+    /// The tracker of the calling thread, if it is evaluating a key path (a thread-local slot:
+    /// `tether_read_tracker`, TetherShims).
     @usableFromInline
     static var current: ReadTracker? {
-        guard let raw = pthread_getspecific(key) else { return nil }
+        guard let raw = tether_read_tracker() else { return nil }
         return Unmanaged<ReadTracker>.fromOpaque(raw).takeUnretainedValue()
     }
 
@@ -64,12 +50,12 @@ final class ReadTracker {
     @usableFromInline
     static func track<T>(_ body: () -> T) -> (T, [ObservedRead]) {
         let tracker = ReadTracker()
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(tracker).toOpaque())
+        let previous = tether_read_tracker()
+        tether_set_read_tracker(Unmanaged.passUnretained(tracker).toOpaque())
         observedReadTrackingDepth.wrappingAdd(1, ordering: .relaxed)
         let result = withExtendedLifetime(tracker) { body() }
         observedReadTrackingDepth.wrappingSubtract(1, ordering: .relaxed)
-        pthread_setspecific(key, previous)
+        tether_set_read_tracker(previous)
         return (result, tracker.reads)
     }
 

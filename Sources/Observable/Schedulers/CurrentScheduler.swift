@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TetherShims
 
 /// The scheduler running the calling code (RAC's `+[RACScheduler currentScheduler]`), or `nil`.
 ///
@@ -23,28 +17,22 @@
 /// }
 /// ```
 public var currentScheduler: (any Scheduler)? {
-    if let raw = pthread_getspecific(CurrentSchedulerSlot.key) {
+    if let raw = tether_current_scheduler() {
         return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? any Scheduler
     }
     return QueueScheduler.main.isCurrent ? QueueScheduler.main : nil
 }
 
-/// The thread-local slot behind ``currentScheduler``: the scheduler whose work the thread is running.
+/// The thread-local slot behind ``currentScheduler`` (`tether_current_scheduler`, TetherShims): the
+/// scheduler whose work the thread is running.
 enum CurrentSchedulerSlot {
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Tether: pthread_key_create failed (\(status))")
-        return key
-    }()
-
     /// Runs `action` with `scheduler` as the thread's current scheduler, then restores the previous one
     /// (threads of a Dispatch pool run unrelated work next: nothing may stay behind). The slot holds no
     /// reference: the caller keeps `scheduler` alive while `action` runs.
     static func run(_ action: () -> Void, as scheduler: any Scheduler) {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(scheduler as AnyObject).toOpaque())
-        defer { pthread_setspecific(key, previous) }
+        let previous = tether_current_scheduler()
+        tether_set_current_scheduler(Unmanaged.passUnretained(scheduler as AnyObject).toOpaque())
+        defer { tether_set_current_scheduler(previous) }
         withExtendedLifetime(scheduler) { action() }
     }
 }

@@ -49,9 +49,10 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     /// ```
     @inlinable
     public var signal: Signal<Value, Failure> {
-        // While a debugging tool is on, a stage that records this subject's deliveries (built out of line,
-        // so that the closures of the usual path never escape).
-        if _slowPath(DebugSwitch.isTracking) { return Signal.tracked(sentBy: core) { core.signal } }
+        // While the live graph is on, a stage that records this subject's deliveries (built out of line,
+        // so that the closures of the usual path never escape). Otherwise `core.signal` has no debug info
+        // (a getter makes a source, described only for the graph), and the stage would be that signal.
+        if _slowPath(DebugSwitch.isGraphOn) { return Signal.tracked(sentBy: core) { core.signal } }
         return core.signal
     }
 

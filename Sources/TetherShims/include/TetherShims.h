@@ -1,5 +1,6 @@
-// The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth (the core),
-// and the runtime's reference-count queries (the bridges' notification object filter).
+// The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth and a
+// thread-local slot (the core), and the runtime's reference-count queries (the bridges' notification object
+// filter).
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
@@ -32,6 +33,35 @@ void tether_heavy_barrier(void);
 static inline __attribute__((always_inline)) unsigned long tether_stack_address(void) {
     return (unsigned long)__builtin_frame_address(0);
 }
+
+// Per-thread pointer slots: C thread-locals (Swift has none). Reading one is a load from the thread's TLS
+// block, against a call to `pthread_getspecific` and the runtime's lazy-global check for its key. This is how
+// Tether keeps a per-thread pointer; a pthread key is made only where a thread's exit must free something
+// (its destructor then clears the slot). `TETHER_THREAD_SLOT(name)` declares `tether_name()` and
+// `tether_set_name(value)`; the variables are defined in ThreadSlots.c.
+#define TETHER_THREAD_SLOT(name)                                                                    \
+    extern _Thread_local void *tether_##name##_slot;                                                \
+    static inline __attribute__((always_inline)) void *tether_##name(void) {                        \
+        return tether_##name##_slot;                                                                \
+    }                                                                                               \
+    static inline __attribute__((always_inline)) void tether_set_##name(void *value) {              \
+        tether_##name##_slot = value;                                                               \
+    }
+
+/// The thread's deep-chain trampoline state (`DeepChainTrampoline`), read by every operator start; NULL
+/// before its first use on the thread. Freed by a pthread key's destructor when the thread ends.
+TETHER_THREAD_SLOT(deep_chain_state)
+/// The thread's `DebugThreadContext` (the debugging tools), retained by a pthread key whose destructor
+/// releases it (and clears this slot) when the thread ends; NULL before its first use on the thread.
+TETHER_THREAD_SLOT(debug_thread_context)
+/// The scheduler whose work the thread is running (`currentScheduler`), unretained; NULL outside such work.
+TETHER_THREAD_SLOT(current_scheduler)
+/// The innermost `DeferredSubmissionWatch` the thread runs a body under, unretained.
+TETHER_THREAD_SLOT(deferred_submission_watch)
+/// The innermost `ReadTracker` (`@Observed` reads while a key path is evaluated), unretained.
+TETHER_THREAD_SLOT(read_tracker)
+/// The innermost `EnabledReadProbe.Probe` (Bridges), unretained.
+TETHER_THREAD_SLOT(enabled_read_probe)
 
 // Bridges: two reference-count queries of the Swift runtime (exported C functions of libswiftCore,
 // declared in the runtime's HeapObject.h; Swift code may not name them). The bridge's notification object

@@ -1,0 +1,9 @@
+// The per-thread pointer slots declared with TETHER_THREAD_SLOT in TetherShims.h.
+#include "TetherShims.h"
+
+_Thread_local void *tether_deep_chain_state_slot = 0;
+_Thread_local void *tether_debug_thread_context_slot = 0;
+_Thread_local void *tether_current_scheduler_slot = 0;
+_Thread_local void *tether_deferred_submission_watch_slot = 0;
+_Thread_local void *tether_read_tracker_slot = 0;
+_Thread_local void *tether_enabled_read_probe_slot = 0;
