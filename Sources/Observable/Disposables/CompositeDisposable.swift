@@ -28,10 +28,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// A child: a disposable, or a closure (stored as is: no wrapper object, and when it was created in
     /// specialized code, disposing runs specialized code — no generic-metadata lookups).
+    ///
+    /// Closures are stored without `@Sendable` (the same representation): the public `add(_:)` takes only
+    /// `@Sendable` ones, and ``addUnchecked(_:)`` lets the library's own code add a thread-safe closure that the
+    /// compiler cannot prove `Sendable` without converting it.
     @usableFromInline
     enum Child {
         case disposable(any Disposable)
-        case action(@Sendable () -> Void)
+        case action(() -> Void)
 
         @inlinable
         func dispose() {
@@ -60,7 +64,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let keyOrDisposer = Atomic<UInt>(0)
     /// The first child added, when it is a closure (key 0), inline: most composites hold one or two children,
     /// and a subscription's lifetime usually holds one closure.
-    @usableFromInline @exclusivity(unchecked) var firstAction: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var firstAction: (() -> Void)?
     /// Every other child, in the order added.
     @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
 
@@ -212,6 +216,19 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     @inlinable
     public func add(_ action: @escaping @Sendable () -> Void) -> Key? {
+        add(child: .action(action))
+    }
+
+    /// Adds a closure to run when the composite is disposed, for the library's own closures that are safe to
+    /// run on any thread but that the compiler cannot prove `Sendable`: a closure made in a generic type's
+    /// method captures its generic parameters' metatypes, which are not `Sendable`.
+    ///
+    /// Use it instead of bit-casting the closure to a `@Sendable` type: `unsafeBitCast` is generic, so the
+    /// closure passed through it is wrapped in two reabstraction thunks, each a heap-allocated context
+    /// (a flattening operator paid two allocations and two indirect calls per inner signal for that).
+    @discardableResult
+    @inlinable
+    package func addUnchecked(_ action: @escaping () -> Void) -> Key? {
         add(child: .action(action))
     }
 

@@ -81,12 +81,11 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         mailbox.post(.outerGone)
     }
 
-    /// ``outerWentAway()`` as the closure the outer source's lifetime runs when it is disposed
-    /// (`@Sendable` by the unchecked conversion ``FlattenInnerLink/endNotice`` explains).
+    /// ``outerWentAway()`` as the closure the outer source's lifetime runs when it is disposed (added with
+    /// `CompositeDisposable.addUnchecked(_:)`, for the reason ``FlattenInnerLink/endNotice`` explains).
     @inlinable
-    var outerEndNotice: @Sendable () -> Void {
-        let notice: () -> Void = { self.outerWentAway() }
-        return unsafeBitCast(notice, to: (@Sendable () -> Void).self)
+    var outerEndNotice: () -> Void {
+        { self.outerWentAway() }
     }
 
     /// The inner `id`'s subscription ended: posts `.innerGone(id)`, unless this thread owns the mailbox
@@ -178,7 +177,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         let link = FlattenInnerLink(self, id: id)
         // Tells the driver when the inner's subscription ends, so that one whose source went away
         // without a terminal event (a released subject) does not keep the whole subscription alive.
-        child.add(link.endNotice)
+        child.addUnchecked(link.endNotice)
         startingID = id
         inner.signal.start(Sink { event in link.send(event) }, in: child)
         startingID = nil

@@ -31,15 +31,12 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         driver.innerWentAway(id)
     }
 
-    /// ``subscriptionEnded()`` as the closure the inner's lifetime runs when it is disposed.
-    ///
-    /// `@Sendable` by an unchecked conversion (the two function types are the same in memory): the
-    /// closure captures only this object, which is `Sendable`; the compiler objects to the generic
-    /// parameters' metatypes it carries along for the call, which is the driver's own code, already
-    /// reached from any thread by the inner's sink.
+    /// ``subscriptionEnded()`` as the closure the inner's lifetime runs when it is disposed (added with
+    /// `CompositeDisposable.addUnchecked(_:)`: the closure captures only this object, which is `Sendable`; the
+    /// compiler objects to the generic parameters' metatypes it carries along for the call, which is the
+    /// driver's own code, already reached from any thread by the inner's sink).
     @inlinable @inline(__always)
-    var endNotice: @Sendable () -> Void {
-        let notice: () -> Void = { self.subscriptionEnded() }
-        return unsafeBitCast(notice, to: (@Sendable () -> Void).self)
+    var endNotice: () -> Void {
+        { self.subscriptionEnded() }
     }
 }

@@ -79,7 +79,7 @@ extension SignalConvertible {
             guard let outerKey = lifetime.add(outerLifetime) else { return }
             // The outer source's subscription ended; without a terminal event (e.g. its subject was
             // released), the live inners finish and the subscription then ends quietly.
-            outerLifetime.add(driver.outerEndNotice)
+            outerLifetime.addUnchecked(driver.outerEndNotice)
             upstream.start(
                 Sink { event in
                     if event.isTerminal { lifetime.remove(outerKey) }
