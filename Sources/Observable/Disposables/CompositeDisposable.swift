@@ -58,6 +58,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     // Guarded by `lock` (the fields are ordered so that the object stays small: a subscription makes one).
     /// `add(_:)` prunes finished children when `rest` holds `32 << pruneShift` of them.
     @usableFromInline @exclusivity(unchecked) var pruneShift: UInt8 = 0
+    /// Set when disposal starts if at most one child was ever added (no key but 0 was handed out): see
+    /// ``renewIfFinished()``. (In the byte after `pruneShift`, which the layout left free.)
+    @usableFromInline @exclusivity(unchecked) var heldOneChildAtMost = false
     /// Before disposal (guarded by `lock`): the key of the next child. From disposal on: the thread disposing
     /// the children (0: none, or finished); bit 0 is set when another thread waits for it to finish. One word
     /// for both, since no key is handed out once the composite is disposed.
@@ -277,6 +280,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             return
         }
         disposedFlag.store(true, ordering: .releasing)
+        heldOneChildAtMost = keyOrDisposer.load(ordering: .relaxed) <= 1
         let head = firstAction
         let tail = rest
         if head == nil && tail.isEmpty {
@@ -294,6 +298,24 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         if keyOrDisposer.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
             wakeWaitingDisposers()
         }
+    }
+
+    /// Makes this disposed composite a new, empty one, for its only owner to use again (a flattening operator
+    /// reuses the lifetime of an inner signal that has ended for the next inner). Returns `false`, changing
+    /// nothing, unless the composite's disposal has finished and at most one child was ever added to it: then
+    /// nobody can hold one of its keys, so no key handed out before can remove a child added after (someone
+    /// holding the composite weakly along with a key would otherwise see it renewed).
+    ///
+    /// The caller must hold the only reference (`isKnownUniquelyReferenced`): nothing else sees it change.
+    @inlinable
+    package func renewIfFinished() -> Bool {
+        guard disposedFlag.load(ordering: .acquiring), heldOneChildAtMost,
+            keyOrDisposer.load(ordering: .acquiring) == 0
+        else { return false }
+        heldOneChildAtMost = false
+        pruneShift = 0
+        disposedFlag.store(false, ordering: .releasing)
+        return true
     }
 
     // The slow paths are out of line and declared `notEscaping`: they use this object's address as a
