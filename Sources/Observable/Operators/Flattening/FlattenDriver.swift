@@ -220,17 +220,16 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @inlinable
     func startInner(_ inner: Inner) {
         if mailbox.closed.load(ordering: .relaxed) { return }
+        // `take()` moves a spare out (no reference counting for the move).
         var child: CompositeDisposable
-        if let spare = spareLifetime {
-            spareLifetime = nil
+        if let spare = spareLifetime.take() {
             child = spare
         } else {
             child = CompositeDisposable(partOf: lifetime)
         }
         let id = state.willSubscribe(child)
         var link: FlattenInnerLink<OuterValue, Inner, State>
-        if let spare = spareLink {
-            spareLink = nil
+        if let spare = spareLink.take() {
             spare.id = id
             link = spare
         } else {
@@ -248,8 +247,8 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         // Likewise its lifetime, disposed and dropped by the state machine (the end notice is its only child).
         // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run.
         if mailbox.closed.load(ordering: .relaxed) { return }
-        if isKnownUniquelyReferenced(&link) { spareLink = link }
-        if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = child }
+        if isKnownUniquelyReferenced(&link) { spareLink = consume link }
+        if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
     }
 }
 
