@@ -127,4 +127,54 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next(1), .next(2), .error(TestError())])
         XCTAssertTrue(subscription.isDisposed)
     }
+
+    func testSynchronousInnersSentFromSeveralThreadsEachArriveWholeAndSerialized() {
+        // The outer events race for the mailbox: one handles its event in place while the others queue theirs,
+        // and the inners started from either path reuse the spare link and lifetime.
+        let threads = 4
+        let innersPerThread = 300
+        let perInner = 5
+        for strategy in ["merge", "latest", "concat"] {
+            let outer = Subject<Signal<Int, Never>, Never>()
+            let result: Signal<Int, Never>
+            switch strategy {
+            case "merge": result = outer.flatten()
+            case "latest": result = outer.switchToLatest()
+            default: result = outer.concat()
+            }
+            let values = Mutex<[Int]>([])
+            let completions = Mutex(0)
+            let overlap = OverlapDetector()
+            let subscription = result.subscribe(
+                next: { value in
+                    overlap.enter()
+                    values.withLock { $0.append(value) }
+                    overlap.leave()
+                },
+                completed: { completions.withLock { $0 += 1 } })
+            // A subject of signals is not `Sendable` (a signal is a value holding closures); these signals
+            // capture a range only, so sending them from several threads is safe.
+            nonisolated(unsafe) let sharedOuter = outer
+            runThreads(threads) { thread in
+                for index in 0..<innersPerThread {
+                    let first = (thread * innersPerThread + index) * perInner
+                    sharedOuter.send(Signal(values: first..<first + perInner))
+                }
+            }
+            outer.sendCompleted()
+            let received = values.withLock { $0 }
+            XCTAssertEqual(overlap.overlaps, 0, "\(strategy): the subscriber was called concurrently")
+            XCTAssertEqual(completions.withLock { $0 }, 1, "\(strategy)")
+            XCTAssertEqual(received.count, threads * innersPerThread * perInner, "\(strategy)")
+            // A synchronous inner runs whole while its outer event is handled: its values arrive together.
+            for chunk in stride(from: 0, to: received.count, by: perInner) {
+                let first = received[chunk]
+                XCTAssertEqual(first % perInner, 0, "\(strategy): an inner's values were split")
+                XCTAssertEqual(
+                    Array(received[chunk..<min(chunk + perInner, received.count)]), Array(first..<first + perInner))
+            }
+            XCTAssertEqual(Set(received).count, received.count, "\(strategy): a value arrived twice")
+            XCTAssertTrue(subscription.isDisposed, "\(strategy)")
+        }
+    }
 }
