@@ -28,10 +28,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// A child: a disposable, or a closure (stored as is: no wrapper object, and when it was created in
     /// specialized code, disposing runs specialized code — no generic-metadata lookups).
+    ///
+    /// Closures are stored without `@Sendable` (the same representation): the public `add(_:)` takes only
+    /// `@Sendable` ones, and ``addUnchecked(_:)`` lets the library's own code add a thread-safe closure that the
+    /// compiler cannot prove `Sendable` without converting it.
     @usableFromInline
     enum Child {
         case disposable(any Disposable)
-        case action(@Sendable () -> Void)
+        case action(() -> Void)
 
         @inlinable
         func dispose() {
@@ -54,13 +58,16 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     // Guarded by `lock` (the fields are ordered so that the object stays small: a subscription makes one).
     /// `add(_:)` prunes finished children when `rest` holds `32 << pruneShift` of them.
     @usableFromInline @exclusivity(unchecked) var pruneShift: UInt8 = 0
+    /// Set when disposal starts if at most one child was ever added (no key but 0 was handed out): see
+    /// ``renewIfFinished()``. (In the byte after `pruneShift`, which the layout left free.)
+    @usableFromInline @exclusivity(unchecked) var heldOneChildAtMost = false
     /// Before disposal (guarded by `lock`): the key of the next child. From disposal on: the thread disposing
     /// the children (0: none, or finished); bit 0 is set when another thread waits for it to finish. One word
     /// for both, since no key is handed out once the composite is disposed.
     @usableFromInline let keyOrDisposer = Atomic<UInt>(0)
     /// The first child added, when it is a closure (key 0), inline: most composites hold one or two children,
     /// and a subscription's lifetime usually holds one closure.
-    @usableFromInline @exclusivity(unchecked) var firstAction: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var firstAction: (() -> Void)?
     /// Every other child, in the order added.
     @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
 
@@ -215,6 +222,19 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         add(child: .action(action))
     }
 
+    /// Adds a closure to run when the composite is disposed, for the library's own closures that are safe to
+    /// run on any thread but that the compiler cannot prove `Sendable`: a closure made in a generic type's
+    /// method captures its generic parameters' metatypes, which are not `Sendable`.
+    ///
+    /// Use it instead of bit-casting the closure to a `@Sendable` type: `unsafeBitCast` is generic, so the
+    /// closure passed through it is wrapped in two reabstraction thunks, each a heap-allocated context
+    /// (a flattening operator paid two allocations and two indirect calls per inner signal for that).
+    @discardableResult
+    @inlinable
+    package func addUnchecked(_ action: @escaping () -> Void) -> Key? {
+        add(child: .action(action))
+    }
+
     /// Removes a child without disposing it (for children that finished on their own).
     ///
     /// ```swift
@@ -260,6 +280,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             return
         }
         disposedFlag.store(true, ordering: .releasing)
+        heldOneChildAtMost = keyOrDisposer.load(ordering: .relaxed) <= 1
         let head = firstAction
         let tail = rest
         if head == nil && tail.isEmpty {
@@ -277,6 +298,24 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         if keyOrDisposer.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
             wakeWaitingDisposers()
         }
+    }
+
+    /// Makes this disposed composite a new, empty one, for its only owner to use again (a flattening operator
+    /// reuses the lifetime of an inner signal that has ended for the next inner). Returns `false`, changing
+    /// nothing, unless the composite's disposal has finished and at most one child was ever added to it: then
+    /// nobody can hold one of its keys, so no key handed out before can remove a child added after (someone
+    /// holding the composite weakly along with a key would otherwise see it renewed).
+    ///
+    /// The caller must hold the only reference (`isKnownUniquelyReferenced`): nothing else sees it change.
+    @inlinable
+    package func renewIfFinished() -> Bool {
+        guard disposedFlag.load(ordering: .acquiring), heldOneChildAtMost,
+            keyOrDisposer.load(ordering: .acquiring) == 0
+        else { return false }
+        heldOneChildAtMost = false
+        pruneShift = 0
+        disposedFlag.store(false, ordering: .releasing)
+        return true
     }
 
     // The slow paths are out of line and declared `notEscaping`: they use this object's address as a

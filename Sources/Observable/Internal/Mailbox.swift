@@ -58,6 +58,59 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         submit(.input(input), bounded: true) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
+    /// As ``post(_:)``, with `handle` standing in for the handler: for an operator object whose handler only
+    /// calls one of its methods, posting from the object calls that method directly — no call through the
+    /// handler's closure, no reference counting of the object per input. `handle` must do exactly what the
+    /// handler does (an input queued here may be performed by another post, through the handler).
+    @inlinable
+    package func post(_ input: consuming Input, handlingWith handle: (Input) -> Void) {
+        if closed.load(ordering: .relaxed) { return }
+        let mailbox = Unmanaged.passUnretained(self)
+        submit(.input(input), bounded: true) { op in
+            mailbox._withUnsafeGuaranteedRef { $0.perform(op, handlingWith: handle) }
+        }
+    }
+
+    /// Runs `handle` at once, as the handler would run an input, when no input is being handled (the common
+    /// case), and returns `true`; returns `false` without running anything when an input is being handled, on
+    /// this thread or another: the caller then posts the input. After the mailbox was closed it runs nothing and
+    /// returns `true` (the input is dropped, as ``post(_:)`` drops it).
+    ///
+    /// For an input that the caller only borrows (an event it was handed): the input is never built, so what
+    /// it carries is not copied, retained and released on its way through the queue. `handle` must do exactly
+    /// what the handler does with that input.
+    @inlinable
+    package func performIfIdle(_ handle: () -> Void) -> Bool {
+        if closed.load(ordering: .relaxed) { return true }
+        let me = currentThreadID
+        guard word.load(ordering: .relaxed) == 0,
+            word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
+        else { return false }
+        // What `perform(_:)` does with an input, and then what `submit` does after performing it.
+        if handler != nil {
+            if closed.load(ordering: .relaxed) { acknowledgeDisposal() } else { handle() }
+        }
+        let mailbox = Unmanaged.passUnretained(self)
+        release(me) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
+        return true
+    }
+
+    /// ``perform(_:)``, with `handle` standing in for the handler (see ``post(_:handlingWith:)``).
+    @inlinable
+    package func perform(_ op: Op, handlingWith handle: (Input) -> Void) {
+        switch op {
+        case .input(let input):
+            if handler == nil { return }
+            if closed.load(ordering: .relaxed) {
+                acknowledgeDisposal()
+                return
+            }
+            handle(input)
+        case .release:
+            perform(op)
+        }
+    }
+
     @inlinable
     package func perform(_ op: Op) {
         switch op {

@@ -46,6 +46,12 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @exclusivity(unchecked) @usableFromInline var state = State()
     /// The inner signal being started right now (its synchronous events are handled inline).
     @exclusivity(unchecked) @usableFromInline var startingID: UInt64?
+    /// The link of an inner signal that has finished and that nothing references any more (a synchronous
+    /// cold inner, which ends during its own start): the next inner reuses it instead of allocating one.
+    /// Dropped when the subscription is disposed (it references the driver).
+    @exclusivity(unchecked) @usableFromInline var spareLink: FlattenInnerLink<OuterValue, Inner, State>?
+    /// The lifetime of such an inner, renewed (see `CompositeDisposable.renewIfFinished()`), for the next inner.
+    @exclusivity(unchecked) @usableFromInline var spareLifetime: CompositeDisposable?
 
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: @escaping (OuterValue) -> Inner) {
@@ -72,21 +78,38 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @usableFromInline
     func dispose() {
         transform = nil
+        spareLink = nil
+        spareLifetime = nil
         for child in state.disposed() { child.dispose() }
+    }
+
+    /// Posts `input` to the mailbox; when it runs, the mailbox calls ``handle(_:)`` directly (what its
+    /// handler does, without the call through the handler's closure and the box).
+    @inlinable
+    func post(_ input: consuming Input) {
+        Self.post(input, to: mailbox, for: .passUnretained(self))
+    }
+
+    /// Posts `input` to `mailbox`, the mailbox of `driver`, which is not retained: the outer source's sink
+    /// holds the mailbox only, as the handler does not keep the driver — and what it holds, the downstream
+    /// sink among them — alive once the subscription has ended. The driver is reached only to handle the
+    /// input, and the mailbox does that only while its handler, which holds the driver, is still there.
+    @inlinable @inline(__always)
+    static func post(_ input: consuming Input, to mailbox: Mailbox<Input>, for driver: Unmanaged<FlattenDriver>) {
+        mailbox.post(input) { input in driver._withUnsafeGuaranteedRef { $0.handle(input) } }
     }
 
     /// Posts `.outerGone`.
     @inlinable
     func outerWentAway() {
-        mailbox.post(.outerGone)
+        post(.outerGone)
     }
 
-    /// ``outerWentAway()`` as the closure the outer source's lifetime runs when it is disposed
-    /// (`@Sendable` by the unchecked conversion ``FlattenInnerLink/endNotice`` explains).
+    /// ``outerWentAway()`` as the closure the outer source's lifetime runs when it is disposed (added with
+    /// `CompositeDisposable.addUnchecked(_:)`, for the reason ``FlattenInnerLink/endNotice`` explains).
     @inlinable
-    var outerEndNotice: @Sendable () -> Void {
-        let notice: () -> Void = { self.outerWentAway() }
-        return unsafeBitCast(notice, to: (@Sendable () -> Void).self)
+    var outerEndNotice: () -> Void {
+        { self.outerWentAway() }
     }
 
     /// The inner `id`'s subscription ended: posts `.innerGone(id)`, unless this thread owns the mailbox
@@ -97,7 +120,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @inlinable
     func innerWentAway(_ id: UInt64) {
         if mailbox.isOwnedByCurrentThread && !state.isLive(id) { return }
-        mailbox.post(.innerGone(id))
+        post(.innerGone(id))
     }
 
     /// The inner `id` sent `event`: the events an inner sends synchronously while it is being started are
@@ -110,24 +133,33 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
                 state.subscription(of: id)?.dispose()
                 return
             }
-            handle(.inner(id, event))
+            if case .next(let value) = event {
+                // The common case, without the trip through `Input` and `handle(_:)`'s switch.
+                if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
+            } else {
+                handle(.inner(id, event))
+            }
         } else {
-            mailbox.post(.inner(id, event))
+            post(.inner(id, event))
         }
+    }
+
+    /// The outer source sent `event`: handles it at once when the mailbox is idle (the event is not copied
+    /// into an ``Input``), or posts it.
+    @inlinable
+    static func outerSent(
+        _ event: Event<OuterValue, Failure>, to mailbox: Mailbox<Input>, for driver: Unmanaged<FlattenDriver>
+    ) {
+        if mailbox.performIfIdle({ driver._withUnsafeGuaranteedRef { $0.handleOuter(event) } }) { return }
+        post(.outer(event), to: mailbox, for: driver)
     }
 
     @inlinable
     func handle(_ input: Input) {
         if state.isFinished { return }
         switch input {
-        case .outer(.next(let value)):
-            guard let transform else { return }
-            perform(state.outerSent(transform(value)), failure: nil)
-        case .outer(.error(let failure)):
-            perform(state.outerFailed(), failure: failure)
-        case .outer(.completed):
-            transform = nil
-            perform(state.outerCompleted(), failure: nil)
+        case .outer(let event):
+            handleOuter(event)
         case .outerGone:
             transform = nil
             perform(state.outerWentAway(), failure: nil)
@@ -139,6 +171,21 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
             perform(state.innerFailed(id), failure: failure)
         case .inner(let id, .completed):
             perform(state.innerCompleted(id), failure: nil)
+        }
+    }
+
+    @inlinable
+    func handleOuter(_ event: Event<OuterValue, Failure>) {
+        if state.isFinished { return }
+        switch event {
+        case .next(let value):
+            guard let transform else { return }
+            perform(state.outerSent(transform(value)), failure: nil)
+        case .error(let failure):
+            perform(state.outerFailed(), failure: failure)
+        case .completed:
+            transform = nil
+            perform(state.outerCompleted(), failure: nil)
         }
     }
 
@@ -173,15 +220,35 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @inlinable
     func startInner(_ inner: Inner) {
         if mailbox.closed.load(ordering: .relaxed) { return }
-        let child = CompositeDisposable(partOf: lifetime)
+        // `take()` moves a spare out (no reference counting for the move).
+        var child: CompositeDisposable
+        if let spare = spareLifetime.take() {
+            child = spare
+        } else {
+            child = CompositeDisposable(partOf: lifetime)
+        }
         let id = state.willSubscribe(child)
-        let link = FlattenInnerLink(self, id: id)
+        var link: FlattenInnerLink<OuterValue, Inner, State>
+        if let spare = spareLink.take() {
+            spare.id = id
+            link = spare
+        } else {
+            link = FlattenInnerLink(self, id: id)
+        }
         // Tells the driver when the inner's subscription ends, so that one whose source went away
         // without a terminal event (a released subject) does not keep the whole subscription alive.
-        child.add(link.endNotice)
+        child.addUnchecked(link.endNotice)
         startingID = id
-        inner.signal.start(Sink { event in link.send(event) }, in: child)
+        inner.signal.start(Sink { [link] event in link.send(event) }, in: child)
         startingID = nil
+        // Nothing else references the link once the inner has ended during its start and dropped its sink
+        // (a synchronous cold signal; its lifetime dropped the end notice when it was disposed): no event and
+        // no end notice can come through it any more, so the next inner may take it over.
+        // Likewise its lifetime, disposed and dropped by the state machine (the end notice is its only child).
+        // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run.
+        if mailbox.closed.load(ordering: .relaxed) { return }
+        if isKnownUniquelyReferenced(&link) { spareLink = consume link }
+        if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
     }
 }
 

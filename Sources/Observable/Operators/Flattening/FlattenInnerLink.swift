@@ -1,7 +1,7 @@
 /// One inner signal's subscription in a ``FlattenDriver``: the inner's id, for its events and for the
 /// notice that its subscription ended.
 ///
-/// One object per inner, and the two closures made from it — the inner's sink and the end notice in the
+/// One object per inner (reused for the next inner once nothing references it), and the two closures made from it — the inner's sink and the end notice in the
 /// inner's lifetime — capture nothing else, so they use it as their context: no other allocation per inner.
 /// Both closures are made in specialized code, so calling them runs specialized code. (The end notice was
 /// a generic `Disposable`: reached through its protocol witness, it ran the unspecialized generic code,
@@ -9,9 +9,10 @@
 @usableFromInline
 final class FlattenInnerLink<OuterValue, Inner: SignalConvertible, State: FlattenStateMachine>: @unchecked Sendable
 where State.Inner == Inner, State.Subscription == CompositeDisposable {
-    // Safety: immutable; the driver is thread-safe to post into.
+    // Safety: `id` changes only while the driver holds the only reference (it reuses the link of an inner
+    // that has ended, see `FlattenDriver.spareLink`); the driver is thread-safe to post into.
     @usableFromInline let driver: FlattenDriver<OuterValue, Inner, State>
-    @usableFromInline let id: UInt64
+    @usableFromInline @exclusivity(unchecked) var id: UInt64
 
     @inlinable
     init(_ driver: FlattenDriver<OuterValue, Inner, State>, id: UInt64) {
@@ -31,15 +32,12 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         driver.innerWentAway(id)
     }
 
-    /// ``subscriptionEnded()`` as the closure the inner's lifetime runs when it is disposed.
-    ///
-    /// `@Sendable` by an unchecked conversion (the two function types are the same in memory): the
-    /// closure captures only this object, which is `Sendable`; the compiler objects to the generic
-    /// parameters' metatypes it carries along for the call, which is the driver's own code, already
-    /// reached from any thread by the inner's sink.
+    /// ``subscriptionEnded()`` as the closure the inner's lifetime runs when it is disposed (added with
+    /// `CompositeDisposable.addUnchecked(_:)`: the closure captures only this object, which is `Sendable`; the
+    /// compiler objects to the generic parameters' metatypes it carries along for the call, which is the
+    /// driver's own code, already reached from any thread by the inner's sink).
     @inlinable @inline(__always)
-    var endNotice: @Sendable () -> Void {
-        let notice: () -> Void = { self.subscriptionEnded() }
-        return unsafeBitCast(notice, to: (@Sendable () -> Void).self)
+    var endNotice: () -> Void {
+        { self.subscriptionEnded() }
     }
 }

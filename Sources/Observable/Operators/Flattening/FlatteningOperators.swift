@@ -75,15 +75,16 @@ extension SignalConvertible {
         return Signal(unsafeStart: { sink, lifetime in
             let driver = FlattenDriver<Value, Inner, State>(sink: sink, lifetime: lifetime, transform: transform)
             let mailbox = driver.mailbox
+            let unretainedDriver = Unmanaged.passUnretained(driver)
             let outerLifetime = CompositeDisposable(partOf: lifetime)
             guard let outerKey = lifetime.add(outerLifetime) else { return }
             // The outer source's subscription ended; without a terminal event (e.g. its subject was
             // released), the live inners finish and the subscription then ends quietly.
-            outerLifetime.add(driver.outerEndNotice)
+            outerLifetime.addUnchecked(driver.outerEndNotice)
             upstream.start(
                 Sink { event in
                     if event.isTerminal { lifetime.remove(outerKey) }
-                    mailbox.post(.outer(event))
+                    FlattenDriver.outerSent(event, to: mailbox, for: unretainedDriver)
                 }, in: outerLifetime)
         })
     }
