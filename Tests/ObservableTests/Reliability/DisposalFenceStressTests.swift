@@ -75,9 +75,11 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             subscribe: { target in property.signal.subscribe(next: { _ in target.receive() }) },
             sender: { property.value = 1 })
     }
-    func testARecipesSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
-        // The sender sends into the current round's observer, whose gate it finds idle: the value is
-        // delivered in place (`Observer.send(_:)`), the path that never queues an operation.
+    /// A recipe's subscriber, sent to through the current round's observer with `send` (whose gate the
+    /// sender finds idle: the value is delivered in place, the path that never queues an operation).
+    func assertNoCallToARecipesSubscriberAfterDispose(
+        send: @escaping @Sendable (Observer<Int, Never>) -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let current = Locked<Observer<Int, Never>?>(nil)
         assertNoCallAfterDispose(
             rounds: StressScale.scaled(20_000),
@@ -87,20 +89,15 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
                     return nil
                 }.subscribe(next: { _ in target.receive() })
             },
-            sender: { current.value?.send(1) })
+            sender: { if let observer = current.value { send(observer) } }, file: file, line: line)
+    }
+
+    func testARecipesSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        assertNoCallToARecipesSubscriberAfterDispose(send: { $0.send(1) })
     }
 
     func testARecipesEventSubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
-        let current = Locked<Observer<Int, Never>?>(nil)
-        assertNoCallAfterDispose(
-            rounds: StressScale.scaled(20_000),
-            subscribe: { target in
-                Signal<Int, Never> { observer in
-                    current.value = observer
-                    return nil
-                }.subscribe(next: { _ in target.receive() })
-            },
-            sender: { current.value?.send(event: .next(1)) })
+        assertNoCallToARecipesSubscriberAfterDispose(send: { $0.send(event: .next(1)) })
     }
 
     /// An `@Observed` model whose observers the owner thread subscribes on request.

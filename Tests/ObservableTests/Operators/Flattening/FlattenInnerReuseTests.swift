@@ -25,6 +25,15 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         func drop() { observer.withLock { $0 = nil } }
     }
 
+    /// `outer` flattened the way `strategy` names: "merge", "latest" or "concat".
+    static func flattened(_ outer: Subject<Signal<Int, Never>, Never>, _ strategy: String) -> Signal<Int, Never> {
+        switch strategy {
+        case "merge": outer.flatten()
+        case "latest": outer.switchToLatest()
+        default: outer.concat()
+        }
+    }
+
     func testAnInnerAfterSynchronousOnesDeliversAndIsDisposedWhenReplaced() {
         let outer = Subject<Signal<Int, Never>, Never>()
         let log = EventLog<Int, Never>()
@@ -63,12 +72,7 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         for strategy in ["merge", "latest", "concat"] {
             let outer = Subject<Signal<Int, Never>, Never>()
             let log = EventLog<Int, Never>()
-            let result: Signal<Int, Never>
-            switch strategy {
-            case "merge": result = outer.flatten()
-            case "latest": result = outer.switchToLatest()
-            default: result = outer.concat()
-            }
+            let result = Self.flattened(outer, strategy)
             let subscription = result.record(into: log)
             outer.send(Signal(values: [1]))
             outer.send(Signal(values: [2]))
@@ -91,12 +95,7 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         for strategy in ["merge", "latest", "concat"] {
             let outer = Subject<Signal<Int, Never>, Never>()
             let log = EventLog<Int, Never>()
-            let result: Signal<Int, Never>
-            switch strategy {
-            case "merge": result = outer.flatten()
-            case "latest": result = outer.switchToLatest()
-            default: result = outer.concat()
-            }
+            let result = Self.flattened(outer, strategy)
             let subscription = result.record(into: log)
             var expected: [Int] = []
             for round in 0..<20 {
@@ -136,12 +135,7 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         let perInner = 5
         for strategy in ["merge", "latest", "concat"] {
             let outer = Subject<Signal<Int, Never>, Never>()
-            let result: Signal<Int, Never>
-            switch strategy {
-            case "merge": result = outer.flatten()
-            case "latest": result = outer.switchToLatest()
-            default: result = outer.concat()
-            }
+            let result = Self.flattened(outer, strategy)
             let values = Mutex<[Int]>([])
             let completions = Mutex(0)
             let overlap = OverlapDetector()
