@@ -26,17 +26,6 @@ import TetherShims
 /// a cycle of waiting threads (this sender is itself delivering something the owner waits for) is not
 /// started: that send is queued past the bound instead (see ``WaitGraph``).
 ///
-/// **Bookkeeping owners.** A subscriber adding itself and a disposer removing its subscription take an
-/// idle gate like anyone else, but they do not become the drainer of what other threads queue meanwhile:
-/// after their own operation they leave it — ownerless, pending — to the senders parked on the backlog,
-/// or else to the threads still inside a contended submission (counted in `contendedSubmitters`, from
-/// before they wait for the lock until they have looked, on their way out, whether the gate was left to
-/// them). They perform other threads' work only while nobody is counted — everyone who queued it has
-/// returned, so nobody else would — and stop as soon as someone is (the rest of their batch stays with
-/// the gate, performed first by the next owner). So `dispose()` and `subscribe` run other subscribers'
-/// callbacks only when they are the last thread that can: never for as long as another thread keeps
-/// sending (see `drainAndRelease` and `leaveQueued` for why left work always finds an owner).
-///
 /// A submission left for later (queued for the owner, or behind the caller's own delivery) is reported to
 /// the calling thread's ``DeferredSubmissionWatch``, if it runs under one.
 ///
@@ -47,8 +36,7 @@ import TetherShims
 /// (the owner checks that flag right after publishing `current`, before calling), then calls
 /// ``waitForCallback(_:)``: it returns at once unless `current` names its own subscription on another
 /// thread, and then parks until that one callback returned. It never waits for another subscriber's
-/// callback, for the rest of a batch, or for a reentrant pump. (Taking an idle gate for its removal, it may
-/// deliver what threads that already returned from `send` queued meanwhile: see "Bookkeeping owners".)
+/// callback, for the rest of a batch, or for a reentrant pump.
 ///
 /// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
 /// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
@@ -95,13 +83,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
     @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
-    /// Threads inside a contended submission — about to queue work for another owner, or queued it and not
-    /// yet returned: a bookkeeping owner leaves pending work to them (see ``leaveQueued(_:perform:handOff:)``).
-    @usableFromInline package final let contendedSubmitters = Atomic<Int>(0)
     @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
-    /// The next operation of `batch` to perform: a bookkeeping owner may leave the gate in the middle of a
-    /// batch, and the next owner goes on from here before it takes anything newer.
-    @usableFromInline @exclusivity(unchecked) package final var batchIndex = 0
     @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var local: ContiguousArray<Op> = []
     /// `local.count`, kept apart so the hot path checks it without touching the array.
@@ -221,14 +203,11 @@ package class SerialGate<Op>: @unchecked Sendable {
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
+        lock.unlock()
         if acquired {
-            lock.unlock()
             release(me, perform: perform, handOff: handOff)
         } else {
-            contendedSubmitters.wrappingAdd(1, ordering: .relaxed)
-            lock.unlock()
             DeferredSubmissionWatch.noteDeferred()
-            leaveQueued(me, perform: perform, handOff: handOff)
         }
     }
 
@@ -250,20 +229,13 @@ package class SerialGate<Op>: @unchecked Sendable {
         if performOrQueueLocally(op, me: me, perform: perform, handOff: true) { return }
         lock.lock()
         urgent.append(op)
-        if markPendingOrAcquire(me) {
-            lock.unlock()
-            release(me, perform: perform, handOff: true)
-        } else {
-            contendedSubmitters.wrappingAdd(1, ordering: .relaxed)
-            lock.unlock()
-            leaveQueued(me, perform: perform, handOff: true)
-        }
+        let acquired = markPendingOrAcquire(me)
+        lock.unlock()
+        if acquired { release(me, perform: perform, handOff: true) }
     }
 
     @inlinable
     final func submitContended(_ op: Op, me: UInt, bounded: Bool, handOff: Bool = false, perform: (Op) -> Void) {
-        // Counted before waiting for the lock: an owner doing bookkeeping meanwhile leaves the gate to us.
-        contendedSubmitters.wrappingAdd(1, ordering: .relaxed)
         lock.lock()
         let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         remote.append(op)
@@ -271,52 +243,10 @@ package class SerialGate<Op>: @unchecked Sendable {
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
         if acquired {
-            contendedSubmitters.wrappingSubtract(1, ordering: .relaxed)
             release(me, perform: perform, handOff: handOff)
         } else {
             DeferredSubmissionWatch.noteDeferred()
-            leaveQueued(me, perform: perform, handOff: handOff)
         }
-    }
-
-    /// The way out for a submitter that queued work for another owner (counted in `contendedSubmitters` before
-    /// it released `lock`): if a bookkeeping owner left the gate to the queued submitters meanwhile (see
-    /// `drainAndRelease`), takes it over and drains.
-    ///
-    /// Why left work always finds an owner: the leaving owner stores the ownerless-pending state, then
-    /// reads `contendedSubmitters`; a submitter decrements it, then reads the state — all sequentially
-    /// consistent, so at least one of them sees the other's write. If the owner reads zero, it takes the
-    /// gate back itself; if it reads a submitter, that submitter's decrement comes after the owner's read,
-    /// so its read of the state comes after the owner's store and finds the gate left (or already taken).
-    /// A submitter trying to take a left gate is counted again while it tries: an owner that took the gate
-    /// first and leaves it in turn leaves it to this submitter too, which then looks again.
-    @inlinable
-    package final func leaveQueued(_ me: UInt, perform: (Op) -> Void, handOff: Bool) {
-        while true {
-            contendedSubmitters.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-            if word.load(ordering: .sequentiallyConsistent) != 1 { return }
-            if !takeLeftGate(me, perform: perform, handOff: handOff) { return }
-        }
-    }
-
-    /// Tries to take a gate left ownerless with work pending, counted in `contendedSubmitters` meanwhile.
-    /// Returns `true` when another thread owns it now (the caller, still counted, looks again).
-    @usableFromInline
-    final func takeLeftGate(_ me: UInt, perform: (Op) -> Void, handOff: Bool) -> Bool {
-        contendedSubmitters.wrappingAdd(1, ordering: .relaxed)
-        lock.lock()
-        if word.load(ordering: .relaxed) == 1 && parkedSenders != 0 {
-            // Reserved for the senders parked on the full backlog, who were woken to take it.
-            lock.unlock()
-            contendedSubmitters.wrappingSubtract(1, ordering: .relaxed)
-            return false
-        }
-        let acquired = markPendingOrAcquire(me)
-        lock.unlock()
-        if !acquired { return true }
-        contendedSubmitters.wrappingSubtract(1, ordering: .relaxed)
-        release(me, perform: perform, handOff: handOff)
-        return false
     }
 
     /// Called with `lock` held: flags pending work for the current owner, or, if the gate became idle,
@@ -391,19 +321,13 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
     ///
     /// With `handOff` (the owner only took the gate to do bookkeeping — a subscriber adding itself, a
-    /// disposer removing its subscription), it does not become the drainer of other threads' flood. When it
-    /// finds work queued by others, it leaves the gate ownerless with the pending bit set:
-    /// - to the senders parked on a full backlog, if any: it wakes them; the first to come back takes the
-    ///   gate over, and nobody else may before them (see `markPendingOrAcquire`);
-    /// - otherwise to the threads still inside a contended submission (`contendedSubmitters`): the first to
-    ///   see it, in its lock section or on its way out (`leaveQueued`), takes the gate over.
-    ///
-    /// Only when neither exists — everyone who queued work has returned, so nobody else would ever deliver
-    /// it — does it perform a batch itself, and it looks again before the next one. So `dispose()` and
-    /// `subscribe` deliver other subscribers' values only when they are the last thread that can. Any
-    /// other owner hands over to parked senders after ``batchesBeforeHandOff`` batches: a `send` is not
-    /// kept delivering an endless stream that other threads send, and the senders parked on the backlog
-    /// are not starved by threads that keep queueing bookkeeping past the bound.
+    /// disposer removing its subscription), it does not become the drainer of other threads' flood: after
+    /// one batch, when senders are parked on a full backlog, it leaves the gate ownerless with the pending
+    /// bit set and wakes them; the first to come back takes the gate over, and nobody else may before them
+    /// (see `markPendingOrAcquire`). Any other owner does the same after ``batchesBeforeHandOff`` batches.
+    /// So neither `dispose()` nor `subscribe` nor a `send` is kept delivering an endless stream that other
+    /// threads send, and the senders parked on the backlog are not starved by threads that keep queueing
+    /// bookkeeping past the bound.
     @inlinable
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         if localCount == 0,
@@ -441,23 +365,19 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
-            let leaving =
-                handOff
-                ? parkedSenders != 0 || contendedSubmitters.load(ordering: .relaxed) != 0
-                : parkedSenders != 0 && batches >= Self.batchesBeforeHandOff
-            if leaving {
-                if !leave(me) { return }
-                lock.lock()
+            if batches >= (handOff ? 1 : Self.batchesBeforeHandOff) && parkedSenders != 0 {
+                // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
+                word.store(1, ordering: .releasing)
+                lock.unlock()
+                ParkingLot.unparkAll(sendersAddress)
+                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                return
             }
-            if batch.isEmpty {
-                swap(&remote, &batch)
-                if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
-                backlog.store(0, ordering: .relaxed)
-            }
-            // else: what a bookkeeping owner left of its batch comes first, and what was queued since stays
-            // pending.
+            swap(&remote, &batch)
+            if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
+            backlog.store(0, ordering: .relaxed)
             let sendersWait = parkedSenders != 0
-            word.store(remote.isEmpty && urgent.isEmpty ? me : me | 1, ordering: .releasing)
+            word.store(me, ordering: .releasing)
             lock.unlock()
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }
             if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
@@ -465,47 +385,16 @@ package class SerialGate<Op>: @unchecked Sendable {
                 for op in urgentBatch { perform(op) }
                 urgentBatch.removeAll(keepingCapacity: urgentBatch.capacity <= 256)
             }
+            var index = 0
             let count = batch.count
-            while batchIndex < count {
-                let op = batch[batchIndex]
-                batchIndex += 1
-                perform(op)
+            while index < count {
+                perform(batch[index])
+                index += 1
                 drainLocal(perform: perform)
-                if handOff && batchIndex < count && contendedSubmitters.load(ordering: .relaxed) != 0 {
-                    // A sender came back while this bookkeeping owner delivered for it: the rest is its.
-                    lock.lock()
-                    if !leave(me) { return }
-                }
             }
             batch.removeAll(keepingCapacity: batch.capacity <= 4096)
-            batchIndex = 0
             batches &+= 1
         }
-    }
-
-    /// Called with `lock` held (releases it): leaves the gate ownerless with work pending.
-    ///
-    /// - To the senders parked on the full backlog, if any: they are woken, and the gate is reserved for
-    ///   them (see `markPendingOrAcquire`) — leaving it reserved without waking them would strand it.
-    /// - Otherwise to the threads inside a contended submission (see ``leaveQueued(_:perform:handOff:)``):
-    ///   the first to see it takes it over.
-    ///
-    /// Returns `true` when nobody was left to take it — every submitter had gone before it could see the
-    /// gate left — and this thread took it back (nobody else would drain it).
-    @usableFromInline
-    final func leave(_ me: UInt) -> Bool {
-        if parkedSenders != 0 {
-            word.store(1, ordering: .releasing)
-            lock.unlock()
-            ParkingLot.unparkAll(sendersAddress)
-            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-            return false
-        }
-        word.store(1, ordering: .sequentiallyConsistent)
-        lock.unlock()
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-        if contendedSubmitters.load(ordering: .sequentiallyConsistent) != 0 { return false }
-        return word.compareExchange(expected: 1, desired: me | 1, ordering: .acquiring).exchanged
     }
 
     // MARK: Callbacks and disposal
