@@ -36,7 +36,9 @@ import TetherShims
 /// (the owner checks that flag right after publishing `current`, before calling), then calls
 /// ``waitForCallback(_:)``: it returns at once unless `current` names its own subscription on another
 /// thread, and then parks until that one callback returned. It never waits for another subscriber's
-/// callback, for the rest of a batch, or for a reentrant pump.
+/// callback, for the rest of a batch, or for a reentrant pump. Nor does it deliver anything itself: its
+/// removal is done in place under the lock when the gate is idle, or queued for the owner
+/// (``submitBookkeeping(_:urgent:ordered:inPlace:perform:)``).
 ///
 /// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
 /// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
@@ -94,8 +96,8 @@ package class SerialGate<Op>: @unchecked Sendable {
     package static var backlogLimit: Int { 4096 }
 
     /// How many batches an owner performs for other threads before it hands a flood over to the senders
-    /// parked on the full backlog (bookkeeping owners — a subscriber adding itself, a disposer — hand over
-    /// after one): nobody is kept delivering another thread's endless stream.
+    /// parked on the full backlog (an owner that only came for its own subscription — a replaying
+    /// subscriber — hands over after one): nobody is kept delivering another thread's endless stream.
     @inlinable
     package static var batchesBeforeHandOff: Int { 4 }
 
@@ -234,6 +236,91 @@ package class SerialGate<Op>: @unchecked Sendable {
         if acquired { release(me, perform: perform, handOff: true) }
     }
 
+    /// Submits bookkeeping — a removal, a subscriber joining a list — so that the caller never delivers
+    /// anything for other subscribers.
+    ///
+    /// - Gate idle: the caller takes it *and holds `lock`* while `inPlace` runs, then gives both up.
+    ///   `inPlace` must run no user code (nor release the last reference to anything holding user code);
+    ///   it returns `false` when `op` needs more than that (a replay, a terminated subject), and the caller
+    ///   then performs `op` as an ordinary owner would. While the lock is held nobody can queue anything
+    ///   (every queueing path takes it, and an idle-path sender's compare-and-swap fails), so there is
+    ///   nothing left for the caller to drain when it lets go: a sender that came meanwhile waited for the
+    ///   lock — parked, for a few instructions of bookkeeping — and then takes the idle gate itself.
+    /// - Gate owned by another thread: `op` is queued for its owner (`urgent`: before the events queued so
+    ///   far; otherwise in order with them) and the caller returns. Bookkeeping never waits for room in the
+    ///   backlog: a submitter that waited could be handed the flood (see `markPendingOrAcquire`).
+    /// - Owned by the caller (from inside a callback): queued behind the current operation, as any
+    ///   reentrant submission (`local`, or in lock order with `ordered`).
+    ///
+    /// So `dispose()` and `subscribe` on a subject other threads are flooding neither become its deliverer
+    /// nor run other subscribers' callbacks on the caller's thread, where they might need the caller's
+    /// locks.
+    @inlinable
+    package final func submitBookkeeping(
+        _ op: Op, urgent isUrgent: Bool = false, ordered: Bool = false,
+        inPlace: (Op) -> Bool, perform: (Op) -> Void
+    ) {
+        let me = currentThreadID
+        if !ordered && word.load(ordering: .relaxed) & ~1 == me {
+            local.append(op)
+            localCount &+= 1
+            DeferredSubmissionWatch.noteDeferred()
+            return
+        }
+        lock.lock()
+        var state = word.load(ordering: .acquiring)
+        while true {
+            if state == 0 {
+                let (exchanged, original) = word.compareExchange(expected: 0, desired: me, ordering: .acquiring)
+                if !exchanged {
+                    state = original
+                    continue
+                }
+                if inPlace(op) {
+                    // Nobody else writes `word` while this thread owns the gate and holds the lock.
+                    word.store(0, ordering: .releasing)
+                    lock.unlock()
+                    if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                    return
+                }
+                lock.unlock()
+                perform(op)
+                release(me, perform: perform, handOff: true)
+                return
+            }
+            if state & ~1 != me && state & ~1 != 0 && state & 1 == 0 {
+                // Owned by another thread: flag the pending work (or, if it was released meanwhile, retry).
+                let (exchanged, original) = word.compareExchange(
+                    expected: state, desired: state | 1, ordering: .relaxed)
+                if !exchanged {
+                    state = original
+                    continue
+                }
+            }
+            break
+        }
+        if isUrgent {
+            urgent.append(op)
+        } else {
+            remote.append(op)
+            backlog.store(remote.count, ordering: .relaxed)
+        }
+        if state & ~1 == me {
+            // Reentrant in an ordered gate: behind what other threads queued before it.
+            word.store(me | 1, ordering: .relaxed)
+        } else if state == 1 && parkedSenders == 0 {
+            // Handed off to the senders parked on the full backlog, and none of them is left to take it
+            // (never expected: the last one takes it in its own lock section; but nothing may be stranded).
+            if markPendingOrAcquire(me) {
+                lock.unlock()
+                release(me, perform: perform, handOff: true)
+                return
+            }
+        }
+        lock.unlock()
+        DeferredSubmissionWatch.noteDeferred()
+    }
+
     @inlinable
     final func submitContended(_ op: Op, me: UInt, bounded: Bool, handOff: Bool = false, perform: (Op) -> Void) {
         lock.lock()
@@ -320,12 +407,13 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
     ///
-    /// With `handOff` (the owner only took the gate to do bookkeeping — a subscriber adding itself, a
-    /// disposer removing its subscription), it does not become the drainer of other threads' flood: after
-    /// one batch, when senders are parked on a full backlog, it leaves the gate ownerless with the pending
+    /// With `handOff` (the owner only took the gate for its own subscription — a subscriber replaying to
+    /// itself, a sole subscription's release; other bookkeeping never drains, see
+    /// ``submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), it does not become the drainer of other
+    /// threads' flood for long: after one batch, when senders are parked on a full backlog, it leaves the gate ownerless with the pending
     /// bit set and wakes them; the first to come back takes the gate over, and nobody else may before them
     /// (see `markPendingOrAcquire`). Any other owner does the same after ``batchesBeforeHandOff`` batches.
-    /// So neither `dispose()` nor `subscribe` nor a `send` is kept delivering an endless stream that other
+    /// So neither a replaying `subscribe` nor a `send` is kept delivering an endless stream that other
     /// threads send, and the senders parked on the backlog are not starved by threads that keep queueing
     /// bookkeeping past the bound.
     @inlinable

@@ -179,9 +179,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             if entry.disposed.load(ordering: .relaxed) { return }
             entries.append(entry)
         case .remove(let entry):
-            if let index = entries.firstIndex(where: { $0 === entry }) {
-                entries.remove(at: index)
-            }
+            removeEntry(entry)
         case .finish:
             let all = entries
             entries = []
@@ -228,10 +226,22 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         waitForCallback(entry.id, skipped: entry.skipped)
-        submitInOrder(handOff: true) {
-            .remove(entry)
+        // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``):
+        // the disposer never delivers what other threads set meanwhile. The entry is held by the caller, so
+        // removing it releases no user code.
+        submitBookkeeping(.remove(entry), ordered: true) {
+            guard case .remove(let entry) = $0 else { return false }
+            self.removeEntry(entry)
+            return true
         } perform: {
             self.perform($0)
+        }
+    }
+
+    @usableFromInline
+    func removeEntry(_ entry: MutablePropertyEntry<Value>) {
+        if let index = entries.firstIndex(where: { $0 === entry }) {
+            entries.remove(at: index)
         }
     }
 

@@ -78,17 +78,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Submits `op` the way this core's operations go (see ``isOrdered``); `bounded` for events and new
     /// subscribers (they wait while the backlog is full), not for bookkeeping.
     @inlinable
-    func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
+    func enqueue(_ op: Op, bounded: Bool = false) {
         // Unretained in the closures: capturing `self` made every send retain and release the core.
         let core = Unmanaged.passUnretained(self)
         if isOrdered {
-            submitInOrder(bounded: bounded, handOff: handOff) {
+            submitInOrder(bounded: bounded) {
                 core._withUnsafeGuaranteedRef { $0.noteOrdered(op) }
             } perform: { op in
                 core._withUnsafeGuaranteedRef { $0.perform(op) }
             }
         } else {
-            submit(op, bounded: bounded, handOff: handOff) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+            submit(op, bounded: bounded) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
         }
     }
 
@@ -135,8 +135,49 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
             lifetime.add { entry.remove() }
-            self.enqueue(.add(entry), bounded: true, handOff: true)
+            self.submitBookkeeping(.add(entry))
         })
+    }
+
+    /// Submits a new subscriber or a removal (see ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``):
+    /// on an idle subject it is done in place under the lock, so the caller never delivers what other
+    /// threads send meanwhile. A removal is urgent (it goes before the queued events); a new subscriber
+    /// takes its place in order with them.
+    @inlinable
+    func submitBookkeeping(_ op: Op) {
+        let core = Unmanaged.passUnretained(self)
+        let isRemoval: Bool
+        if case .remove = op { isRemoval = true } else { isRemoval = false }
+        submitBookkeeping(op, urgent: isRemoval && !isOrdered, ordered: isOrdered) { op in
+            core._withUnsafeGuaranteedRef { $0.performInPlace(op) }
+        } perform: { op in
+            core._withUnsafeGuaranteedRef { $0.perform(op) }
+        }
+    }
+
+    /// Performs `op` if it runs no user code, under the gate's lock (see ``submitBookkeeping(_:)``): a
+    /// removal, or a subscriber joining a live subject with nothing to replay. Returns `false` otherwise.
+    @inlinable
+    func performInPlace(_ op: Op) -> Bool {
+        switch op {
+        case .remove(let entry):
+            // The caller (the subscription's lifetime) still holds `entry`: removing it releases no user code.
+            removeEntry(entry)
+            return true
+        case .add(let entry):
+            guard terminal == nil, !isShutDown, buffer.count == bufferStart else { return false }
+            if !entry.disposed.load(ordering: .relaxed) { entries.append(entry) }
+            return true
+        case .event, .shutdown:
+            return false
+        }
+    }
+
+    @inlinable
+    func removeEntry(_ entry: SubjectEntry<Value, Failure>) {
+        if let index = entries.lastIndex(where: { $0 === entry }) {
+            entries.remove(at: index)
+        }
     }
 
     /// Removes `entry` (its subscription was disposed); returns after a callback to it running on
@@ -145,15 +186,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
-        if isOrdered {
-            submitInOrder(handOff: true) {
-                self.noteOrdered(.remove(entry))
-            } perform: {
-                self.perform($0)
-            }
-        } else {
-            submitUrgent(.remove(entry)) { self.perform($0) }
-        }
+        submitBookkeeping(.remove(entry))
     }
 
     /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/enterCallback(_:)``).
@@ -175,9 +208,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .add(let entry):
             add(entry)
         case .remove(let entry):
-            if let index = entries.lastIndex(where: { $0 === entry }) {
-                entries.remove(at: index)
-            }
+            removeEntry(entry)
         case .shutdown:
             if terminal != nil { return }
             isShutDown = true

@@ -320,4 +320,101 @@ final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
             maximum.load(ordering: .relaxed), Subject<Int, Never>.backlogLimit, "the backlog stays within its bound")
         subscription.dispose()
     }
+
+    // MARK: subscribe and dispose leave another thread's flood to its sender
+
+    /// Floods the source from two other threads and, `rounds` times while the flood runs, subscribes and
+    /// disposes on this thread. Asserts that the listener (another subscriber) is never called on this
+    /// thread from inside `dispose()` — nor from inside `subscribe` when `subscribeToo` — and that every
+    /// value sent reached it (after the `initialValues` it receives on subscribing).
+    private func assertTheFloodNeverReachesThisThread(
+        subscribeToo: Bool, initialValues: Int = 0,
+        subscribeListener: (@escaping @Sendable () -> Void) -> any Disposable,
+        subscribe: () -> any Disposable,
+        send: @escaping @Sendable () -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let rounds = StressScale.scaled(2_000)
+        let me = currentThreadID
+        let deliveredHere = Atomic<Int>(0)
+        let delivered = Atomic<Int>(0)
+        let flooding = DispatchSemaphore(value: 0)
+        let listener = subscribeListener {
+            if delivered.add(1, ordering: .relaxed).newValue == 1 { flooding.signal() }
+            if currentThreadID == me { deliveredHere.add(1, ordering: .relaxed) }
+        }
+        let stop = Flag()
+        let sent = Atomic<Int>(0)
+        // Two senders: while one delivers, the other queues behind it, as a flood does.
+        let senders = (0..<2).map { _ in
+            startThread {
+                while !stop.isRaised {
+                    send()
+                    sent.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        var byDispose = 0
+        var bySubscribe = 0
+        if waitOrFail(flooding, "the flood's first value", file: file, line: line) {
+            for _ in 0..<rounds {
+                // Each round starts while the flood is running (a sender delivered since the last one).
+                let before = delivered.load(ordering: .relaxed)
+                waitUntil(file: file, line: line) { delivered.load(ordering: .relaxed) != before }
+                let start = deliveredHere.load(ordering: .relaxed)
+                let subscription = subscribe()
+                let subscribed = deliveredHere.load(ordering: .relaxed)
+                subscription.dispose()
+                bySubscribe += subscribed - start
+                byDispose += deliveredHere.load(ordering: .relaxed) - subscribed
+            }
+        }
+        stop.raise()
+        for sender in senders { waitOrFail(sender, "the senders' return", file: file, line: line) }
+        XCTAssertEqual(
+            delivered.load(ordering: .relaxed), initialValues + sent.load(ordering: .relaxed), "every value delivered",
+            file: file, line: line)
+        // Before, a dispose that found the source idle delivered the flood until the backlog filled.
+        XCTAssertEqual(byDispose, 0, "values of the flood delivered inside dispose()", file: file, line: line)
+        if subscribeToo {
+            XCTAssertEqual(bySubscribe, 0, "values of the flood delivered inside subscribe", file: file, line: line)
+        }
+        listener.dispose()
+    }
+
+    func testSubscribeAndDisposeNeverDeliverAnotherThreadsFloodToOtherSubjectSubscribers() {
+        let subject = Subject<Int, Never>()
+        assertTheFloodNeverReachesThisThread(
+            subscribeToo: true,
+            subscribeListener: { body in subject.subscribe(next: { _ in body() }) },
+            subscribe: { subject.subscribe(next: { _ in }) },
+            send: { subject.send(1) })
+    }
+
+    func testDisposeNeverDeliversAnotherThreadsFloodToOtherReplaySubjectSubscribers() {
+        let subject = ReplaySubject<Int, Never>(capacity: 2)
+        assertTheFloodNeverReachesThisThread(
+            subscribeToo: false,
+            subscribeListener: { body in subject.subscribe(next: { _ in body() }) },
+            subscribe: { subject.subscribe(next: { _ in }) },
+            send: { subject.send(1) })
+    }
+
+    func testDisposeNeverDeliversAnotherThreadsFloodToOtherBehaviorSubjectSubscribers() {
+        let subject = BehaviorSubject<Int, Never>(value: 0)
+        assertTheFloodNeverReachesThisThread(
+            subscribeToo: false, initialValues: 1,
+            subscribeListener: { body in subject.subscribe(next: { _ in body() }) },
+            subscribe: { subject.subscribe(next: { _ in }) },
+            send: { subject.send(1) })
+    }
+
+    func testDisposeNeverDeliversAnotherThreadsSetsToOtherMutablePropertySubscribers() {
+        let property = MutableProperty(0)
+        assertTheFloodNeverReachesThisThread(
+            subscribeToo: false, initialValues: 1,
+            subscribeListener: { body in property.signal.subscribe(next: { _ in body() }) },
+            subscribe: { property.signal.subscribe(next: { _ in }) },
+            send: { property.value = 1 })
+    }
 }
