@@ -139,16 +139,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         })
     }
 
-    /// Submits a new subscriber or a removal (see ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``):
+    /// Submits a new subscriber or a removal (see ``SerialGate/submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``):
     /// on an idle subject it is done in place under the lock, so the caller never delivers what other
     /// threads send meanwhile. A removal is urgent (it goes before the queued events); a new subscriber
-    /// takes its place in order with them.
+    /// takes its place in order with them, and waits like a send while the backlog is full (a thread
+    /// subscribing in a loop must not keep it full).
     @inlinable
     func submitBookkeeping(_ op: Op) {
         let core = Unmanaged.passUnretained(self)
         let isRemoval: Bool
         if case .remove = op { isRemoval = true } else { isRemoval = false }
-        submitBookkeeping(op, urgent: isRemoval && !isOrdered, ordered: isOrdered) { op in
+        submitBookkeeping(op, urgent: isRemoval && !isOrdered, bounded: !isRemoval, ordered: isOrdered) { op in
             core._withUnsafeGuaranteedRef { $0.performInPlace(op) }
         } perform: { op in
             core._withUnsafeGuaranteedRef { $0.perform(op) }
