@@ -38,7 +38,7 @@ import TetherShims
 /// thread, and then parks until that one callback returned. It never waits for another subscriber's
 /// callback, for the rest of a batch, or for a reentrant pump. Nor does it deliver anything itself: its
 /// removal is done in place under the lock when the gate is idle, or queued for the owner
-/// (``submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``).
+/// (``submitBookkeeping(_:urgent:ordered:inPlace:perform:)``).
 ///
 /// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
 /// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
@@ -85,9 +85,6 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
     @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
-    /// Bookkeeping submitters parked on the full backlog (see ``submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``):
-    /// woken with the senders, but never handed the gate. Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) package final var parkedBookkeepers = 0
     @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var local: ContiguousArray<Op> = []
@@ -99,8 +96,8 @@ package class SerialGate<Op>: @unchecked Sendable {
     package static var backlogLimit: Int { 4096 }
 
     /// How many batches an owner performs for other threads before it hands a flood over to the senders
-    /// parked on the full backlog (an owner that only came for its own subscription — a replaying
-    /// subscriber — hands over after one): nobody is kept delivering another thread's endless stream.
+    /// parked on the full backlog (an owner that only came for its own subscription — a subscriber
+    /// joining — hands over after one): nobody is kept delivering another thread's endless stream.
     @inlinable
     package static var batchesBeforeHandOff: Int { 4 }
 
@@ -239,8 +236,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         if acquired { release(me, perform: perform, handOff: true) }
     }
 
-    /// Submits bookkeeping — a removal, a subscriber joining a list — so that the caller never delivers
-    /// anything for other subscribers.
+    /// Submits bookkeeping — a removal — so that the caller never delivers anything for other subscribers.
     ///
     /// - Gate idle: the caller takes it *and holds `lock`* while `inPlace` runs, then gives both up.
     ///   `inPlace` must run no user code (nor release the last reference to anything holding user code);
@@ -249,20 +245,24 @@ package class SerialGate<Op>: @unchecked Sendable {
     ///   (every queueing path takes it, and an idle-path sender's compare-and-swap fails), so there is
     ///   nothing left for the caller to drain when it lets go: a sender that came meanwhile waited for the
     ///   lock — parked, for a few instructions of bookkeeping — and then takes the idle gate itself.
-    /// - Gate owned by another thread: `op` is queued for its owner (`urgent`: outside the bound and before
-    ///   the events queued so far; otherwise in order with them) and the caller returns. With `bounded`
-    ///   it first waits, parked, while the backlog is full — so threads subscribing in a loop don't keep
-    ///   it full and starve the senders waiting for room — but unlike a sender it is never handed the
-    ///   gate for having waited (`parkedBookkeepers`).
+    /// - Gate owned by another thread: `op` is queued for its owner (`urgent`: before the events queued so
+    ///   far; otherwise in order with them) and the caller returns. Bookkeeping never waits for room in the
+    ///   backlog: a submitter that waited would be handed the flood (see `markPendingOrAcquire`).
     /// - Owned by the caller (from inside a callback): queued behind the current operation, as any
     ///   reentrant submission (`local`, or in lock order with `ordered`).
     ///
-    /// So `dispose()` and `subscribe` on a subject other threads are flooding neither become its deliverer
-    /// nor run other subscribers' callbacks on the caller's thread, where they might need the caller's
-    /// locks.
+    /// So `dispose()` on a subject other threads are flooding neither becomes its deliverer nor runs other
+    /// subscribers' callbacks on the caller's thread, where they might need the caller's locks.
+    ///
+    /// Only for bookkeeping that *may* be left to the owner indefinitely: the owner performs what others
+    /// queue until the queue is empty, so a stream of it from threads that never deliver keeps the owner
+    /// from returning. A subscriber joining is not left that way (see `SubjectCore.signal`): threads that
+    /// subscribe and dispose in a loop take an idle gate to join and share the delivering, or the senders,
+    /// left to perform everyone's joins and removals alone, never found the queue empty (ten such threads
+    /// kept the last of eight senders in `send` past a 120 s watchdog under Thread Sanitizer).
     @inlinable
     package final func submitBookkeeping(
-        _ op: Op, urgent isUrgent: Bool = false, bounded: Bool = false, ordered: Bool = false,
+        _ op: Op, urgent isUrgent: Bool = false, ordered: Bool = false,
         inPlace: (Op) -> Bool, perform: (Op) -> Void
     ) {
         let me = currentThreadID
@@ -273,7 +273,6 @@ package class SerialGate<Op>: @unchecked Sendable {
             return
         }
         lock.lock()
-        if bounded && remote.count >= Self.backlogLimit { _ = waitWhileBacklogFull(me, bookkeeping: true) }
         var state = word.load(ordering: .acquiring)
         while true {
             if state == 0 {
@@ -382,23 +381,20 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// every other sender finding the queue full used to queue past the bound (nobody owns the gate, so
     /// there is nobody to wait for), and on a loaded machine that window let the backlog overrun it. Now
     /// the first of them takes the gate and drains, under `lock`, so at most one operation goes past it.
-    ///
-    /// A `bookkeeping` submitter waits the same way but is not counted in `parkedSenders`: the gate is
-    /// never handed to it, and it does not wait for a gate handed to the senders (they take it).
     @usableFromInline
-    final func waitWhileBacklogFull(_ me: UInt, bookkeeping: Bool = false) -> Bool {
+    final func waitWhileBacklogFull(_ me: UInt) -> Bool {
         var parked = false
         while remote.count >= Self.backlogLimit {
             let state = word.load(ordering: .relaxed)
             let owner = state & ~1
-            if owner == 0 { return !bookkeeping && (parked || state == 1) }
+            if owner == 0 { return parked || state == 1 }
             if owner == me { return parked }
             guard
                 let wait = WaitGraph.shared.begin(
                     waitingFor: owner, breakable: true, parkingAddress: sendersAddress)
             else { return parked }
             parked = true
-            if bookkeeping { parkedBookkeepers += 1 } else { parkedSenders += 1 }
+            parkedSenders += 1
             lock.unlock()
             ParkingLot.park(on: sendersAddress) {
                 backlog.load(ordering: .relaxed) >= Self.backlogLimit && !wait.isBroken
@@ -406,8 +402,8 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             WaitGraph.shared.end(wait)
             lock.lock()
-            if bookkeeping { parkedBookkeepers -= 1 } else { parkedSenders -= 1 }
-            if wait.isBroken { return parked && !bookkeeping }
+            parkedSenders -= 1
+            if wait.isBroken { return parked }
         }
         return parked
     }
@@ -416,13 +412,13 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Gives the gate up after an operation, performing first what was queued meanwhile.
     ///
-    /// With `handOff` (the owner only took the gate for its own subscription — a subscriber replaying to
-    /// itself, a sole subscription's release; other bookkeeping never drains, see
-    /// ``submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``), it does not become the drainer of other
+    /// With `handOff` (the owner only took the gate for its own subscription — a subscriber joining, a sole
+    /// subscription's release; a removal never drains, see
+    /// ``submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), it does not become the drainer of other
     /// threads' flood for long: after one batch, when senders are parked on a full backlog, it leaves the gate ownerless with the pending
     /// bit set and wakes them; the first to come back takes the gate over, and nobody else may before them
     /// (see `markPendingOrAcquire`). Any other owner does the same after ``batchesBeforeHandOff`` batches.
-    /// So neither a replaying `subscribe` nor a `send` is kept delivering an endless stream that other
+    /// So neither `subscribe` nor a `send` is kept delivering an endless stream that other
     /// threads send, and the senders parked on the backlog are not starved by threads that keep queueing
     /// bookkeeping past the bound.
     @inlinable
@@ -473,7 +469,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             swap(&remote, &batch)
             if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
             backlog.store(0, ordering: .relaxed)
-            let sendersWait = parkedSenders != 0 || parkedBookkeepers != 0
+            let sendersWait = parkedSenders != 0
             word.store(me, ordering: .releasing)
             lock.unlock()
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }

@@ -226,7 +226,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         waitForCallback(entry.id, skipped: entry.skipped)
-        // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``):
+        // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``):
         // the disposer never delivers what other threads set meanwhile. The entry is held by the caller, so
         // removing it releases no user code.
         submitBookkeeping(.remove(entry), ordered: true) {

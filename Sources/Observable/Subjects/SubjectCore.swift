@@ -78,17 +78,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Submits `op` the way this core's operations go (see ``isOrdered``); `bounded` for events and new
     /// subscribers (they wait while the backlog is full), not for bookkeeping.
     @inlinable
-    func enqueue(_ op: Op, bounded: Bool = false) {
+    func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
         // Unretained in the closures: capturing `self` made every send retain and release the core.
         let core = Unmanaged.passUnretained(self)
         if isOrdered {
-            submitInOrder(bounded: bounded) {
+            submitInOrder(bounded: bounded, handOff: handOff) {
                 core._withUnsafeGuaranteedRef { $0.noteOrdered(op) }
             } perform: { op in
                 core._withUnsafeGuaranteedRef { $0.perform(op) }
             }
         } else {
-            submit(op, bounded: bounded) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+            submit(op, bounded: bounded, handOff: handOff) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
         }
     }
 
@@ -135,43 +135,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
             lifetime.add { entry.remove() }
-            self.submitBookkeeping(.add(entry))
+            // A new subscriber takes an idle subject like a send (and then delivers what other threads
+            // queued meanwhile): threads that subscribe and dispose in a loop must share the delivering, or
+            // the senders, left to deliver alone, could never return (see ThreadingAndLifetimes).
+            self.enqueue(.add(entry), bounded: true, handOff: true)
         })
-    }
-
-    /// Submits a new subscriber or a removal (see ``SerialGate/submitBookkeeping(_:urgent:bounded:ordered:inPlace:perform:)``):
-    /// on an idle subject it is done in place under the lock, so the caller never delivers what other
-    /// threads send meanwhile. A removal is urgent (it goes before the queued events); a new subscriber
-    /// takes its place in order with them, and waits like a send while the backlog is full (a thread
-    /// subscribing in a loop must not keep it full).
-    @inlinable
-    func submitBookkeeping(_ op: Op) {
-        let core = Unmanaged.passUnretained(self)
-        let isRemoval: Bool
-        if case .remove = op { isRemoval = true } else { isRemoval = false }
-        submitBookkeeping(op, urgent: isRemoval && !isOrdered, bounded: !isRemoval, ordered: isOrdered) { op in
-            core._withUnsafeGuaranteedRef { $0.performInPlace(op) }
-        } perform: { op in
-            core._withUnsafeGuaranteedRef { $0.perform(op) }
-        }
-    }
-
-    /// Performs `op` if it runs no user code, under the gate's lock (see ``submitBookkeeping(_:)``): a
-    /// removal, or a subscriber joining a live subject with nothing to replay. Returns `false` otherwise.
-    @inlinable
-    func performInPlace(_ op: Op) -> Bool {
-        switch op {
-        case .remove(let entry):
-            // The caller (the subscription's lifetime) still holds `entry`: removing it releases no user code.
-            removeEntry(entry)
-            return true
-        case .add(let entry):
-            guard terminal == nil, !isShutDown, buffer.count == bufferStart else { return false }
-            if !entry.disposed.load(ordering: .relaxed) { entries.append(entry) }
-            return true
-        case .event, .shutdown:
-            return false
-        }
     }
 
     @inlinable
@@ -187,7 +155,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
-        submitBookkeeping(.remove(entry))
+        // In place under the lock when the subject is idle (see
+        // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
+        // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
+        // caller (the subscription's lifetime) still holds `entry`: removing it releases no user code.
+        submitBookkeeping(.remove(entry), urgent: !isOrdered, ordered: isOrdered) {
+            guard case .remove(let entry) = $0 else { return false }
+            self.removeEntry(entry)
+            return true
+        } perform: {
+            self.perform($0)
+        }
     }
 
     /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/enterCallback(_:)``).

@@ -4,8 +4,7 @@ import Synchronization
 import TetherTesting
 import XCTest
 
-/// `SerialGate.submitBookkeeping`: a removal or a subscriber joining a list is done in place under the
-/// gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs
+/// `SerialGate.submitBookkeeping`: a removal is done in place under the gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs
 /// what other threads queued (guarantee 2: `dispose()` delivers nothing to other subscribers).
 final class SerialGateBookkeepingTests: XCTestCase {
     /// A gate of `Int` operations that records them, and the threads that performed them, in order.
@@ -28,8 +27,8 @@ final class SerialGateBookkeepingTests: XCTestCase {
         }
 
         /// Submits bookkeeping `op`; `inPlace` does it (and says so) unless `declining`.
-        func submitBookkeeping(_ op: Int, urgent: Bool = false, bounded: Bool = false, declining: Bool = false) {
-            gate.submitBookkeeping(op, urgent: urgent, bounded: bounded) { op in
+        func submitBookkeeping(_ op: Int, urgent: Bool = false, declining: Bool = false) {
+            gate.submitBookkeeping(op, urgent: urgent) { op in
                 if declining { return false }
                 self.doneInPlace.mutate { $0.append(op) }
                 return true
@@ -114,42 +113,5 @@ final class SerialGateBookkeepingTests: XCTestCase {
         probe.gate.submit(2) { probe.perform($0) }
         XCTAssertEqual(probe.performed.value, [1, 7, 2])
         XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
-    }
-
-    func testBoundedBookkeepingWaitsForRoomInTheFullBacklogAndIsWokenWhenTheOwnerTakesIt() {
-        let probe = Probe()
-        let (ownerDone, owner) = probe.ownOnAnotherThread()
-        let limit = SerialGate<Int>.backlogLimit
-        // Fill the backlog (unbounded sends, which never wait).
-        waitOrFail(startThread { for _ in 0..<limit { probe.gate.submit(1) { probe.perform($0) } } }, "the sends")
-        let returned = Flag()
-        let bookkeeper = startThread {
-            probe.submitBookkeeping(7, bounded: true)
-            returned.raise()
-        }
-        waitUntil {
-            probe.gate.lock.lock()
-            defer { probe.gate.lock.unlock() }
-            return probe.gate.parkedBookkeepers == 1
-        }
-        XCTAssertFalse(returned.isRaised, "waits while the backlog is full")
-        probe.gate.lock.lock()
-        XCTAssertEqual(probe.gate.parkedSenders, 0, "not counted as a sender: never handed the gate")
-        probe.gate.lock.unlock()
-
-        probe.resume.signal()
-        waitOrFail(bookkeeper, "the bookkeeper's return once the owner took the backlog")
-        waitOrFail(ownerDone, "the owner's return")
-        // Either the owner found it queued behind the backlog, or the gate was idle again when the woken
-        // bookkeeper looked, and it was done in place.
-        let performed = probe.performed.value
-        if probe.doneInPlace.value == [7] {
-            XCTAssertEqual(performed.count, 1 + limit, "done once")
-            XCTAssertFalse(performed.contains(7), "done once")
-        } else {
-            XCTAssertEqual(performed.count, 1 + limit + 1)
-            XCTAssertEqual(performed.last, 7, "queued behind the full backlog")
-        }
-        XCTAssertEqual(Set(probe.performers.value), [owner], "the bookkeeper performed nothing")
     }
 }
