@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W3|W3B|W3BC|W4|W5|W7|W7F|W7R|W7RF|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W2S|W3|W3B|W3BC|W4|W5|W7|W7F|W7R|W7RF|W8 N
 import Glibc
 import Observable
 
@@ -20,6 +20,13 @@ let counter = Counter()
         .filter { (value: Int) -> Bool in value % 2 == 0 }
         .map { (value: Int) -> Int in value &* 2 }
         .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+    for value in 0..<n { subject.send(value) }
+}
+
+/// W2 with one subscriber: the per-send cost of the subject's gate plus one delivery.
+@inline(never) func w2Single(_ n: Int) {
+    let subject = Subject<Int, Never>()
+    subject.subscribe(next: { counter.sum &+= UInt64($0) })
     for value in 0..<n { subject.send(value) }
 }
 
@@ -124,6 +131,7 @@ case "W7R": w7(n, filtered: false, raw: true)
 case "W7RF": w7(n, filtered: true, raw: true)
 case "W1": w1(n)
 case "W2": w2(n)
+case "W2S": w2Single(n)
 case "W3": w3(n)
 case "W3G": w3AfterGraph(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))

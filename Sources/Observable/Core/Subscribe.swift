@@ -49,11 +49,8 @@ extension SignalConvertible {
     ) -> any Disposable {
         let lifetime = CompositeDisposable()
         if error == nil && completed == nil {
-            // The sink captures only the closure given: a smaller context for every such subscription.
-            signal.startSubscription(
-                Sink { event in
-                    if case .next(let value) = event { next(value) }
-                }, in: lifetime)
+            // The sink holds the closure given as it is: no context of its own for such a subscription.
+            signal.startSubscription(.values(next), in: lifetime)
         } else {
             signal.startSubscription(
                 Sink { event in

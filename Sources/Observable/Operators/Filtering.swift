@@ -10,11 +10,17 @@ extension SignalConvertible {
         // Linked so that releasing a chain of many filters does not nest one release per stage.
         let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
-                Sink { event in
-                    if case .next(let value) = event, !isIncluded(value) { return }
-                    sink.send(event)
-                }, in: lifetime)
+            switch sink {
+            case .values(let next):
+                // As in `map`: values on as values to a values-only subscriber.
+                upstream.start(.values { value in if isIncluded(value) { next(value) } }, in: lifetime)
+            case .events(let action):
+                upstream.start(
+                    Sink { event in
+                        if case .next(let value) = event, !isIncluded(value) { return }
+                        action(event)
+                    }, in: lifetime)
+            }
         })
     }
 

@@ -10,14 +10,21 @@ extension SignalConvertible {
         // Linked so that releasing a chain of many maps does not nest one release per stage.
         let upstream = signal.linkedForDeepChains
         return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value): sink.send(.next(transform(value)))
-                    case .error(let failure): sink.send(.error(failure))
-                    case .completed: sink.send(.completed)
-                    }
-                }, in: lifetime)
+            switch sink {
+            case .values(let next):
+                // A values-only subscriber ignores the terminal event: pass values on as values (no event
+                // made and matched again per stage, no context for the subscriber's closure).
+                upstream.start(.values { value in next(transform(value)) }, in: lifetime)
+            case .events(let action):
+                upstream.start(
+                    Sink { event in
+                        switch event {
+                        case .next(let value): action(.next(transform(value)))
+                        case .error(let failure): action(.error(failure))
+                        case .completed: action(.completed)
+                        }
+                    }, in: lifetime)
+            }
         })
     }
 }
