@@ -15,43 +15,46 @@ final class ValuesOnlySubscriberTests: ResourceCheckedTestCase {
         XCTAssertEqual(received, [11, 31, 41])
     }
 
-    func testAValuesOnlySubscriptionThroughMapEndsAndReleasesItsClosuresWhenTheSubjectCompletes() {
-        let subject = Subject<Int, Never>()
+    /// Subscribes values-only through `stage` (its closure keeps `captured` alive), sends 1 and 2, ends
+    /// the subject with `end`, and asserts that the subscription ended and freed every closure.
+    private func assertTheTerminalEventEndsAValuesOnlySubscriptionAndReleasesItsClosures<Failure: Error>(
+        _ subject: Subject<Int, Failure>,
+        through stage: (Signal<Int, Failure>, Tracked) -> Signal<Int, Failure>,
+        end: () -> Void, received expected: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) {
         weak var capturedWeakly: Tracked?
         var received: [Int] = []
         let subscription: any Disposable
         do {
             let captured = Tracked()
             capturedWeakly = captured
-            subscription = subject.map { value in withExtendedLifetime(captured) { value + 1 } }
+            subscription = stage(subject.signal, captured)
                 .subscribe(next: { value in withExtendedLifetime(captured) { received.append(value) } })
         }
         subject.send(1)
-        XCTAssertNotNil(capturedWeakly, "the subscription holds its closures while it lives")
-        subject.sendCompleted()
-        XCTAssertTrue(subscription.isDisposed, "the terminal event ends the subscription")
-        XCTAssertNil(capturedWeakly, "and frees the transform and the subscriber's closure")
         subject.send(2)
-        XCTAssertEqual(received, [2])
+        XCTAssertNotNil(capturedWeakly, "the subscription holds its closures while it lives", file: file, line: line)
+        end()
+        XCTAssertTrue(subscription.isDisposed, "the terminal event ends the subscription", file: file, line: line)
+        XCTAssertNil(capturedWeakly, "and frees the stage's and the subscriber's closures", file: file, line: line)
+        subject.send(3)
+        XCTAssertEqual(received, expected, file: file, line: line)
+    }
+
+    func testAValuesOnlySubscriptionThroughMapEndsAndReleasesItsClosuresWhenTheSubjectCompletes() {
+        let subject = Subject<Int, Never>()
+        assertTheTerminalEventEndsAValuesOnlySubscriptionAndReleasesItsClosures(
+            subject,
+            through: { signal, captured in signal.map { value in withExtendedLifetime(captured) { value + 1 } } },
+            end: { subject.sendCompleted() }, received: [2, 3])
     }
 
     func testAValuesOnlySubscriptionThroughFilterEndsAndReleasesItsClosuresWhenTheSubjectFails() {
         let subject = Subject<Int, TestError>()
-        weak var capturedWeakly: Tracked?
-        var received: [Int] = []
-        let subscription: any Disposable
-        do {
-            let captured = Tracked()
-            capturedWeakly = captured
-            subscription = subject.filter { value in withExtendedLifetime(captured) { value > 1 } }
-                .subscribe(next: { value in withExtendedLifetime(captured) { received.append(value) } })
-        }
-        subject.send(1)
-        subject.send(2)
-        subject.sendError(TestError())
-        XCTAssertTrue(subscription.isDisposed, "the failure ends the subscription")
-        XCTAssertNil(capturedWeakly, "and frees the predicate and the subscriber's closure")
-        XCTAssertEqual(received, [2])
+        assertTheTerminalEventEndsAValuesOnlySubscriptionAndReleasesItsClosures(
+            subject,
+            through: { signal, captured in signal.filter { value in withExtendedLifetime(captured) { value > 1 } } },
+            end: { subject.sendError(TestError()) }, received: [2])
     }
 
     func testDisposingAValuesOnlySubscriptionThroughMapStopsTheTransformAndReleasesTheClosures() {
