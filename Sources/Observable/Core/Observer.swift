@@ -89,7 +89,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         let observer = Unmanaged.passUnretained(self)
         let me = currentThreadID
         if gate.acquireIfIdle(me) {
-            deliverValue(.next(value))
+            deliverValue(value)
             gate.release(me) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
             return
         }
@@ -120,15 +120,19 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         gate.submit(.event(event), bounded: true) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
-    /// Hands `event`, a `.next`, to the subscriber; called by the gate's owner.
+    /// Hands `value` to the subscriber; called by the gate's owner.
+    ///
+    /// A values-only sink takes the value as it was passed to ``send(_:)``, borrowed: no event is made.
+    /// Making `.next(value)` copied the value, and matching it again in the sink copied it once more
+    /// (W7: a `Notification` is address-only; each copy retains its name, object and `userInfo`).
     @inlinable
-    func deliverValue(_ event: Event<Value, Failure>) {
+    func deliverValue(_ value: Value) {
         guard let sink else { return }
         if disposed.load(ordering: .relaxed) {
             gate.acknowledgeDisposal()
             return
         }
-        sink.send(event)
+        sink.send(next: value)
     }
 
     /// Hands `event` to the subscriber; called by the gate's owner.
