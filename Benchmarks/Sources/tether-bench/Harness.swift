@@ -48,6 +48,9 @@ struct Measurement: Codable {
     let maxNs: Double
     /// Median over the reference's median; nil when the reference did not run (`--impl`).
     let ratio: Double?
+    /// The median, over the rounds, of this implementation's time over the reference's time in the same round
+    /// (the two ran at most one row's worth of contenders apart); nil when the reference did not run.
+    var pairedRatio: Double? = nil
     let reference: String
     let goal: String?
     let checksum: UInt64
@@ -266,6 +269,9 @@ final class Runner {
                 checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
             let shares = sideFigures[index].compactMap(\.deliveredShare)
             let rates = sideFigures[index].compactMap(\.churnCyclesPerSecond)
+            measurement.pairedRatio = referenceIndex.map { reference in
+                median(zip(samples[index], samples[reference]).map { $0 / $1 })
+            }
             measurement.deliveredAtReturnPercent = shares.min().map { $0 * 100 }
             measurement.churnCyclesPerSecond = rates.isEmpty ? nil : median(rates)
             measurements.append(measurement)
@@ -294,17 +300,18 @@ final class Runner {
     }
 
     func printHeader() {
-        print("| row | implementation | ns/op median | min | max | ratio | goal | B/live sub | checksum |")
-        print("|---|---|---:|---:|---:|---:|---|---:|---:|")
+        print("| row | implementation | ns/op median | min | max | ratio | paired | goal | B/live sub | checksum |")
+        print("|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
     }
 
     func printLine(_ m: Measurement) {
         let ratio =
             m.implementation == m.reference ? "1.00 (ref)" : m.ratio.map { format($0, 2) + "×" } ?? "-"
+        let paired = m.implementation == m.reference ? "" : m.pairedRatio.map { format($0, 2) + "×" } ?? "-"
         let bytes = m.bytesPerLiveSubscription.map { format($0, 0) } ?? ""
         print(
             "| \(m.row) | \(m.implementation) | \(format(m.medianNs, 1)) | \(format(m.minNs, 1)) | "
-                + "\(format(m.maxNs, 1)) | \(ratio) | \(m.goal ?? "") | \(bytes) | \(m.checksum) |")
+                + "\(format(m.maxNs, 1)) | \(ratio) | \(paired) | \(m.goal ?? "") | \(bytes) | \(m.checksum) |")
         fflush(nil)
     }
 
