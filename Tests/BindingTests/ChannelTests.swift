@@ -162,7 +162,9 @@ final class ChannelTests: ResourceCheckedTestCase {
             following = channel.followingTerminal.subscribe(completed: {})
         }
         XCTAssertNil(weakTerminal)
-        XCTAssertGreaterThan(ResourceCounter.total, start, "the subscriptions keep the channel's state alive")
+        if ResourceCounter.isEnabled {  // a release build of the library counts nothing
+            XCTAssertGreaterThan(ResourceCounter.total, start, "the subscriptions keep the channel's state alive")
+        }
         leading?.dispose()
         following?.dispose()
         (leading, following) = (nil, nil)  // a disposable counts as a resource while it is held
@@ -179,7 +181,9 @@ final class ChannelTests: ResourceCheckedTestCase {
             subscriptions.append(leadingSource.subscribe(channel.leadingTerminal))
             subscriptions.append(followingSource.subscribe(channel.followingTerminal))
         }
-        XCTAssertGreaterThan(ResourceCounter.total, sourcesStart, "the subscriptions keep the channel alive")
+        if ResourceCounter.isEnabled {  // a release build of the library counts nothing
+            XCTAssertGreaterThan(ResourceCounter.total, sourcesStart, "the subscriptions keep the channel alive")
+        }
         for subscription in subscriptions { subscription.dispose() }
         subscriptions = []  // a disposable counts as a resource while it is held
         assertResourcesReturn(to: sourcesStart, "the channel is released")
