@@ -87,10 +87,16 @@ public struct Observed<Value> {
             return instance[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
-            guard let channel = instance[keyPath: storageKeyPath].channel else {
+            // `_slowPath`: the unobserved set is the fall-through, so a loop of sets takes one branch per
+            // iteration, not two (a taken jump to the plain store and one back): W6 with no observer ran at
+            // two cycles per set instead of one on this machine (AMD EPYC), 2.0× a stored property.
+            // (On the address as an integer: the optimizer dropped the hint from a test of the optional.)
+            let address = unsafeBitCast(instance[keyPath: storageKeyPath].channel, to: UInt.self)
+            if _fastPath(address == 0) {
                 instance[keyPath: storageKeyPath].value = newValue
                 return
             }
+            let channel = Unmanaged<ObservedChannel<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
             // The box (owned by this storage) keeps the channel alive: no reference counting needed.
             channel._withUnsafeGuaranteedRef { channel in
                 if channel.willSetCount != 0 { channel.willSet() }
