@@ -7,6 +7,10 @@ set -euo pipefail
 workload=$1
 n=$2
 probe=${PROBE:-"$(dirname "$0")/../.build/release/tether-probe"}
+# Swift seeds its hashing per process: Foundation's observer dictionaries (W7) then probe a different number
+# of buckets in each run (W7 rows varied by ~130 instructions per post). A fixed seed makes counts repeat;
+# SWIFT_DETERMINISTIC_HASHING=0 measures with a random one.
+export SWIFT_DETERMINISTIC_HASHING=${SWIFT_DETERMINISTIC_HASHING:-1}
 count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$probe" "$workload" "$1" 2>&1 |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

@@ -265,6 +265,48 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.values.count, 1)
     }
 
+    func testObjectFilterMatchesTheObjectHoweverThePostTypesItAndNoValueHoldingItsAddress() {
+        // The filter reads a post's object straight from the `Any` when it is stored as exactly the
+        // object's class; every other way of posting it takes the general comparison, and a value that
+        // merely carries the object's address (first word of the `Any` equal to it) must not match.
+        class Base {}
+        final class Derived: Base {}
+        let center = NotificationCenter()
+        let sender = Derived()
+        let log = EventLog<Notification, Never>()
+        center.signal(for: ping, object: sender).record(into: log)
+        func erased<Value>(_ value: Value) -> Any { value }  // keeps `Value` as the `Any`'s stored type
+        var matched: [String] = []
+        let posts: [(String, Any?)] = [
+            ("own class", sender),
+            ("superclass", sender as Base),
+            ("AnyObject", sender as AnyObject),
+            ("Optional", Optional(sender) as Any),
+            ("Optional of superclass", erased(Optional(sender as Base))),
+            ("AnyObject kept as the stored type", erased(sender as AnyObject)),
+            ("another instance of its class", Derived()),
+            ("an instance of its superclass", Base()),
+            ("ObjectIdentifier", ObjectIdentifier(sender)),
+            ("raw pointer", Unmanaged.passUnretained(sender).toOpaque()),
+            ("Unmanaged", Unmanaged.passUnretained(sender)),
+            ("address as UInt", UInt(bitPattern: ObjectIdentifier(sender))),
+            ("nil", nil),
+        ]
+        for (label, object) in posts {
+            let before = log.values.count
+            center.post(name: ping, object: object)
+            if log.values.count > before { matched.append(label) }
+        }
+        XCTAssertEqual(
+            matched,
+            [
+                "own class", "superclass", "AnyObject", "Optional", "Optional of superclass",
+                "AnyObject kept as the stored type",
+            ])
+        XCTAssertTrue(log.values.allSatisfy { $0.object.map { $0 as AnyObject } === sender })
+        XCTAssertEqual(log.events.count, matched.count, "the filter object is alive: no completion")
+    }
+
     func testObjectFilterOfAnNSObjectDeliversItsPostsAndCompletesWhenItIsGone() {
         let center = NotificationCenter()
         let log = EventLog<Notification.Name, Never>()
