@@ -87,9 +87,9 @@ public struct Observed<Value> {
             return instance[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
-            // `_slowPath`: the unobserved set is the fall-through, so a loop of sets takes one branch per
+            // `_fastPath`: the unobserved set is the fall-through, so a loop of sets takes one branch per
             // iteration, not two (a taken jump to the plain store and one back): W6 with no observer ran at
-            // two cycles per set instead of one on this machine (AMD EPYC), 2.0× a stored property.
+            // two cycles per set instead of one on this machine (AMD EPYC), 1.9–2.0× a stored property.
             // (On the address as an integer: the optimizer dropped the hint from a test of the optional.)
             let address = unsafeBitCast(instance[keyPath: storageKeyPath].channel, to: UInt.self)
             if _fastPath(address == 0) {
