@@ -47,10 +47,10 @@ extension UserDefaults {
     ) -> ChannelTerminal<Value?, Never> {
         let changes = UserDefaultsChanges.shared
         let identity = UserDefaultsChanges.Key(defaults: ObjectIdentifier(self), key: key)
-        let values = Signal<Value?, Never>.deferred { [weak self] () -> Signal<Value?, Never> in
+        let values = Signal<Value?, Never>.uncheckedDeferred { [weak self] () -> Signal<Value?, Never> in
             guard let self else { return .empty }
             let read: () -> Value? = { [weak self] in self?.object(forKey: key) as? Value }
-            let later = changes.signal.filter { $0 == identity }.map { _ in read() }
+            let later = changes.signal.filter { $0 == identity }.uncheckedMap { _ in read() }
             return Signal(value: read()).concat(later).distinctUntilChanged()
         }
         return ChannelTerminal(

@@ -102,7 +102,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```
     public var enabled: Signal<Bool, Never> {
         let source = enabledSubject.signal
-        return Signal { observer in
+        return Signal.uncheckedCreate({ observer in
             // The subject delivers serially, so `last` needs no lock.
             var last: Bool?
             return source.subscribe(
@@ -112,7 +112,7 @@ public final class ActionRegistry<Sender: AnyObject> {
                     observer.send(value)
                 },
                 completed: { observer.sendCompleted() })
-        }
+        })
     }
 
     /// Registers `action` for any of `events`; disposing the result removes it.
@@ -178,7 +178,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```
     public func signal(for events: ControlEvents) -> Signal<Sender, Never> {
         weak let registry = self
-        return Signal { observer in
+        return Signal.uncheckedCreate({ observer in
             guard let registry else {
                 observer.sendCompleted()
                 return nil
@@ -187,7 +187,7 @@ public final class ActionRegistry<Sender: AnyObject> {
                 Entry(
                     events: events, action: { sender, _ in observer.send(sender) },
                     onEnd: { observer.sendCompleted() }))
-        }
+        })
     }
 
     /// The number of registered actions and subscriptions.

@@ -52,10 +52,10 @@ extension TextInputSource {
     /// signInEnabled.subscribe(next: { print("enabled:", $0) })   // enabled: true, at once
     /// ```
     public var textSignal: Signal<String, Never> {
-        Signal.deferred { [weak self] () -> Signal<String, Never> in
+        Signal.uncheckedDeferred { [weak self] () -> Signal<String, Never> in
             guard let self else { return .empty }
             // The registry lives and dies with the control: while it sends, the control is there.
-            let edits = self.signal(for: .allEditingEvents).map { [weak self] _ in self?.text ?? "" }
+            let edits = self.signal(for: .allEditingEvents).uncheckedMap { [weak self] _ in self?.text ?? "" }
             return Signal(value: self.text).concat(edits)
         }
     }

@@ -139,7 +139,7 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     /// event is delivered even if silent), then sends what is not silent.
     func signal(for end: ChannelEnd) -> Signal<Value, Failure> {
         let deliveries = end == .following ? toFollowing.signal : toLeading.signal
-        return Signal { [self] observer in
+        return Signal.uncheckedCreate { [self] observer in
             var isFirst = true
             let subscription = deliveries.subscribe(
                 next: { delivery in

@@ -53,6 +53,16 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         }
     }
 
+    /// `init(unsafeStart:function:file:)` with the operator's name first, for stages whose start closure is
+    /// long (the `unchecked…` twins of the public operators pass the public operator's name).
+    @inlinable
+    package init(
+        function: StaticString, file: StaticString = #fileID,
+        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) {
+        self.init(unsafeStart: startHandler, function: function, file: file)
+    }
+
     /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`).
     init(
         linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
@@ -88,16 +98,22 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// }
     /// ```
     @inlinable
-    public init(_ recipe: @escaping (Observer<Value, Failure>) -> (any Disposable)?) {
-        self.startHandler = { sink, lifetime in
-            let observer = Observer(sink: sink, lifetime: lifetime)
-            lifetime.add(recipe(observer))
-        }
-        if DebugSwitch.needsSignalTracking {
-            debugInfo = SignalDebugInfo.made(by: "init(_:)", in: "", type: Self.self)
-        } else {
-            debugInfo = nil
-        }
+    public init(_ recipe: @escaping @Sendable (Observer<Value, Failure>) -> (any Disposable)?) {
+        self = Signal.uncheckedCreate(recipe)
+    }
+
+    /// `init(_:)` for Tether's own sources, whose recipes hold state the compiler cannot prove `Sendable`
+    /// (a control its bridge reads on the control's own thread, per-subscription state): see
+    /// ``SignalConvertible/uncheckedMap(_:function:)``.
+    @inlinable
+    package static func uncheckedCreate(
+        _ recipe: @escaping (Observer<Value, Failure>) -> (any Disposable)?
+    ) -> Signal {
+        Signal(
+            unsafeStart: { sink, lifetime in
+                let observer = Observer(sink: sink, lifetime: lifetime)
+                lifetime.add(recipe(observer))
+            }, function: "init(_:)", file: "")
     }
 
     /// Returns `self`.
@@ -262,9 +278,21 @@ extension Signal {
     /// let now = Signal<Date, Never>.deferred { Signal(value: Date()) }   // evaluated per subscriber
     /// ```
     @inlinable
-    public static func deferred<S: SignalConvertible>(_ make: @escaping () -> S) -> Signal
+    public static func deferred<S: SignalConvertible>(_ make: @escaping @Sendable () -> S) -> Signal
     where S.Value == Value, S.Failure == Failure {
-        Signal(unsafeStart: { sink, lifetime in
+        uncheckedDeferred(make)
+    }
+
+    /// `deferred(_:)` for Tether's own stages: their closures hold per-subscription or operator-owned state
+    /// that the compiler cannot prove `Sendable` (public closures are `@Sendable`: <doc:Isolation>).
+    @inlinable
+    package static func uncheckedDeferred<S: SignalConvertible>(
+        _ make: @escaping () -> S, function: StaticString = #function
+    ) -> Signal
+    where S.Value == Value, S.Failure == Failure {
+        Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
             make().signal.start(sink, in: lifetime)
         })
     }

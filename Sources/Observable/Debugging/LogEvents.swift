@@ -84,7 +84,7 @@ extension SignalConvertible {
     /// ```
     public func log(
         _ prefix: String = "", events: LoggedEvents,
-        to sink: @escaping (LogEntry) -> Void = { print($0) }
+        to sink: @escaping @Sendable (LogEntry) -> Void = { print($0) }
     ) -> Signal<Value, Failure> {
         let upstream = signal
         let pipeline = upstream.description

@@ -13,7 +13,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-a-b-c-|` where `action(b)` throws `X` → `-a-X`
     @inlinable
-    public func attempt(_ action: @escaping (Value) throws(Failure) -> Void) -> Signal<Value, Failure> {
+    public func attempt(_ action: @escaping @Sendable (Value) throws(Failure) -> Void) -> Signal<Value, Failure> {
         trying { value throws(Failure) in
             try action(value)
             return value
@@ -37,7 +37,7 @@ extension SignalConvertible {
     /// Marble: `-1-x-3-|` where `transform(x)` throws `X` → `-1-X`
     @inlinable
     public func tryMap<NewValue>(
-        _ transform: @escaping (Value) throws(Failure) -> NewValue
+        _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Signal<NewValue, Failure> {
         trying(transform)
     }

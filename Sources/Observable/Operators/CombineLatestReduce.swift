@@ -15,7 +15,7 @@ extension Signal {
     @inlinable
     public static func combineLatest<A: SignalConvertible, B: SignalConvertible>(
         _ a: A, _ b: B,
-        reduce: @escaping (A.Value, B.Value) -> Value
+        reduce: @escaping @Sendable (A.Value, B.Value) -> Value
     ) -> Signal where A.Failure == Failure, B.Failure == Failure {
         Signal<(A.Value, B.Value), Failure>.combineLatest(a, b).map { reduce($0.0, $0.1) }
     }
@@ -30,7 +30,7 @@ extension Signal {
     @inlinable
     public static func combineLatest<A: SignalConvertible, B: SignalConvertible, C: SignalConvertible>(
         _ a: A, _ b: B, _ c: C,
-        reduce: @escaping (A.Value, B.Value, C.Value) -> Value
+        reduce: @escaping @Sendable (A.Value, B.Value, C.Value) -> Value
     ) -> Signal where A.Failure == Failure, B.Failure == Failure, C.Failure == Failure {
         Signal<(A.Value, B.Value, C.Value), Failure>.combineLatest(a, b, c).map { reduce($0.0, $0.1, $0.2) }
     }
@@ -47,7 +47,7 @@ extension Signal {
         A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible
     >(
         _ a: A, _ b: B, _ c: C, _ d: D,
-        reduce: @escaping (A.Value, B.Value, C.Value, D.Value) -> Value
+        reduce: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value) -> Value
     ) -> Signal where A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
         Signal<(A.Value, B.Value, C.Value, D.Value), Failure>.combineLatest(a, b, c, d).map {
             reduce($0.0, $0.1, $0.2, $0.3)
@@ -66,7 +66,7 @@ extension Signal {
         A: SignalConvertible, B: SignalConvertible, C: SignalConvertible, D: SignalConvertible, E: SignalConvertible
     >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E,
-        reduce: @escaping (A.Value, B.Value, C.Value, D.Value, E.Value) -> Value
+        reduce: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value) -> Value
     ) -> Signal
     where A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure, E.Failure == Failure {
         Signal<(A.Value, B.Value, C.Value, D.Value, E.Value), Failure>.combineLatest(a, b, c, d, e).map {
@@ -87,7 +87,7 @@ extension Signal {
         F: SignalConvertible
     >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F,
-        reduce: @escaping (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value) -> Value
+        reduce: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value) -> Value
     ) -> Signal
     where
         A.Failure == Failure, B.Failure == Failure, C.Failure == Failure, D.Failure == Failure, E.Failure == Failure,

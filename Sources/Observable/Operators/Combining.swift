@@ -40,10 +40,18 @@ extension SignalConvertible {
     /// Marble: `-a-b-|` then `-x-|` → `------x-|`
     @inlinable
     public func then<Next: SignalConvertible>(
-        _ next: @escaping () -> Next
+        _ next: @escaping @Sendable () -> Next
+    ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
+        uncheckedThen(next)
+    }
+
+    /// `then(_:)` for Tether's own stages (see ``uncheckedMap(_:function:)``).
+    @inlinable
+    package func uncheckedThen<Next: SignalConvertible>(
+        _ next: @escaping () -> Next, function: StaticString = #function
     ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
         let first = signal
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal(function: function, unsafeStart: { sink, lifetime in
             let output = OperatorOutput(sink, lifetime)
             first.startAsStage(in: lifetime) { event in
                 switch event {

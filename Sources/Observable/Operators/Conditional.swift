@@ -24,6 +24,6 @@ extension Signal {
     {
         let whenTrue = thenSignal.signal
         let whenFalse = elseSignal.signal
-        return condition.map { $0 ? whenTrue : whenFalse }.switchToLatest()
+        return condition.uncheckedMap { $0 ? whenTrue : whenFalse }.switchToLatest()
     }
 }

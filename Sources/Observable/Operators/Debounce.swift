@@ -47,7 +47,7 @@ extension SignalConvertible where Value: Sendable {
     /// Marble (interval of three dashes, `x` does not wait): `-a-b-x-c----|` → `-----x----c-|`
     @inlinable
     public func debounce<S: Scheduler>(
-        _ interval: Duration, on scheduler: S, while shouldWait: @escaping (Value) -> Bool
+        _ interval: Duration, on scheduler: S, while shouldWait: @escaping @Sendable (Value) -> Bool
     ) -> Signal<Value, Failure> {
         let upstream = signal
         let interval = max(interval, .zero)

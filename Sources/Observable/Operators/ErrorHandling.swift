@@ -15,7 +15,7 @@ extension SignalConvertible {
     /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2--9-|`
     @inlinable
     public func `catch`<Replacement: SignalConvertible>(
-        _ handler: @escaping (Failure) -> Replacement
+        _ handler: @escaping @Sendable (Failure) -> Replacement
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
@@ -147,7 +147,7 @@ extension SignalConvertible {
     /// Marble: `-1-X` → `-1-Y` where `Y = transform(X)`
     @inlinable
     public func mapError<NewFailure: Error>(
-        _ transform: @escaping (Failure) -> NewFailure
+        _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in

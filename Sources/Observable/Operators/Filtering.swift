@@ -6,10 +6,21 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-3-4-|` → `---2---4-|`
     @inlinable
-    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
+        uncheckedFilter(isIncluded)
+    }
+
+    /// `filter(_:)` for Tether's own stages: their closures hold per-subscription or operator-owned state
+    /// that the compiler cannot prove `Sendable` (public closures are `@Sendable`: <doc:Isolation>).
+    @inlinable
+    package func uncheckedFilter(
+        _ isIncluded: @escaping (Value) -> Bool, function: StaticString = #function
+    ) -> Signal<Value, Failure> {
         // Linked so that releasing a chain of many filters does not nest one release per stage.
         let upstream = signal.linkedForDeepChains
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
             switch sink {
             case .values(let next):
                 // As in `map`: values on as values to a values-only subscriber.
@@ -58,10 +69,18 @@ extension SignalConvertible {
     /// Marble: `-a-a-b-b-a-|` → `-a---b---a-|`
     @inlinable
     public func distinctUntilChanged(
-        by isEquivalent: @escaping (Value, Value) -> Bool
+        by isEquivalent: @escaping @Sendable (Value, Value) -> Bool
+    ) -> Signal<Value, Failure> {
+        uncheckedDistinctUntilChanged(by: isEquivalent)
+    }
+
+    /// `distinctUntilChanged(by:)` for Tether's own stages (see ``uncheckedMap(_:function:)``).
+    @inlinable
+    package func uncheckedDistinctUntilChanged(
+        by isEquivalent: @escaping (Value, Value) -> Bool, function: StaticString = #function
     ) -> Signal<Value, Failure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal(function: function, unsafeStart: { sink, lifetime in
             let previous = StateBox<Value?>(nil)
             upstream.start(
                 Sink { event in
@@ -185,7 +204,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-5-1-|` → `-1-2-|`
     @inlinable
-    public func take(while predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+    public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             let output = OperatorOutput(sink, lifetime)
@@ -217,7 +236,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-5-1-|` → `-----5-1-|`
     @inlinable
-    public func skip(while predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+    public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             var skipping = true
@@ -283,7 +302,7 @@ extension SignalConvertible where Value: Equatable {
     /// Marble: `-a-x-b-x-|` → `-a---b---|`  (ignore(x))
     @inlinable
     public func ignore(_ value: Value) -> Signal<Value, Failure> {
-        filter { $0 != value }
+        uncheckedFilter { $0 != value }
     }
 
     /// Drops a value equal to the value sent before it (RAC's `distinctUntilChanged`).
@@ -295,6 +314,6 @@ extension SignalConvertible where Value: Equatable {
     /// Marble: `-1-1-2-2-1-|` → `-1---2---1-|`
     @inlinable
     public func distinctUntilChanged() -> Signal<Value, Failure> {
-        distinctUntilChanged(by: ==)
+        uncheckedDistinctUntilChanged(by: ==)
     }
 }

@@ -61,7 +61,7 @@ extension SignalConvertible {
     /// Marble (groups by parity): `-1-2-3-|` → `-O-E---|`, with `O`: `-1---3-|`, `E`: `---2---|`
     @inlinable
     public func group<Key: Hashable>(
-        by key: @escaping (Value) -> Key
+        by key: @escaping @Sendable (Value) -> Key
     ) -> Signal<GroupedSignal<Key, Value, Failure>, Failure> {
         group(by: key, transform: { $0 })
     }
@@ -81,7 +81,7 @@ extension SignalConvertible {
     /// Marble (groups by parity, transform ×10): `-1-2-3-|` → `-O-E---|`, with `O`: `-10---30-|`
     @inlinable
     public func group<Key: Hashable, NewValue>(
-        by key: @escaping (Value) -> Key, transform: @escaping (Value) -> NewValue
+        by key: @escaping @Sendable (Value) -> Key, transform: @escaping @Sendable (Value) -> NewValue
     ) -> Signal<GroupedSignal<Key, NewValue, Failure>, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in

@@ -9,7 +9,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-|` → `-1-|` (calling `action()` at subscription)
     @inlinable
-    public func initially(_ action: @escaping () -> Void) -> Signal<Value, Failure> {
+    public func initially(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             action()
@@ -31,7 +31,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-|` → `-1-|` (calling `action()` at `|`); `-1-X` → `-1-X` (calling `action()` at `X`)
     @inlinable
-    public func finally(_ action: @escaping () -> Void) -> Signal<Value, Failure> {
+    public func finally(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(

@@ -18,9 +18,9 @@ extension SignalConvertible {
     @_disfavoredOverload
     @inlinable
     public func then<Next: SignalConvertible>(
-        _ next: @escaping () -> Next
+        _ next: @escaping @Sendable () -> Next
     ) -> Signal<Next.Value, Failure> where Next.Failure == Never {
-        then { next().promoteError(Failure.self) }
+        uncheckedThen { next().promoteError(Failure.self) }
     }
 
     /// `flatMap(_:)` for inner signals that cannot fail: the result fails only with this signal's
@@ -35,9 +35,11 @@ extension SignalConvertible {
     @_disfavoredOverload
     @inlinable
     public func flatMap<Inner: SignalConvertible>(
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Failure> where Inner.Failure == Never {
-        flatMap { transform($0).promoteError(Failure.self) }
+        flattened(MergeState<Signal<Inner.Value, Failure>, CompositeDisposable>.self) {
+            transform($0).promoteError(Failure.self)
+        }
     }
 
     /// `catch(_:)` with a replacement that cannot fail, so that `catch { _ in .empty }` and
@@ -52,7 +54,7 @@ extension SignalConvertible {
     /// ```
     @inlinable
     public func `catch`(
-        _ handler: @escaping (Failure) -> Signal<Value, Never>
+        _ handler: @escaping @Sendable (Failure) -> Signal<Value, Never>
     ) -> Signal<Value, Never> {
         catchReplacing(handler)
     }
@@ -60,7 +62,7 @@ extension SignalConvertible {
     /// The generic `catch(_:)`, reached from a context where only it applies.
     @inlinable
     func catchReplacing<Replacement: SignalConvertible>(
-        _ handler: @escaping (Failure) -> Replacement
+        _ handler: @escaping @Sendable (Failure) -> Replacement
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         self.catch(handler)
     }
@@ -79,7 +81,7 @@ extension SignalConvertible where Failure == Never {
     @_disfavoredOverload
     @inlinable
     public func then<Next: SignalConvertible>(
-        _ next: @escaping () -> Next
+        _ next: @escaping @Sendable () -> Next
     ) -> Signal<Next.Value, Next.Failure> {
         promoteError(Next.Failure.self).then(next)
     }
@@ -96,7 +98,7 @@ extension SignalConvertible where Failure == Never {
     @_disfavoredOverload
     @inlinable
     public func flatMap<Inner: SignalConvertible>(
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Failure> {
         promoteError(Inner.Failure.self).flatMap(transform)
     }

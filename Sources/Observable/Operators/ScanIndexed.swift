@@ -13,13 +13,13 @@ extension SignalConvertible {
     /// Marble (sum of value × index): `-1-2-3-|` → `-0-2-8-|`
     @inlinable
     public func scan<Result>(
-        _ initial: Result, indexed next: @escaping (Result, Value, Int) -> Result
+        _ initial: Result, indexed next: @escaping @Sendable (Result, Value, Int) -> Result
     ) -> Signal<Result, Failure> {
         let upstream = signal
-        return Signal.deferred {
+        return Signal.uncheckedDeferred {
             // One counter per subscription; the source's values arrive serialized.
             var index = 0
-            return upstream.scan(initial) { running, value in
+            return upstream.uncheckedScan(initial) { running, value in
                 defer { index += 1 }
                 return next(running, value, index)
             }

@@ -9,7 +9,7 @@ extension SignalConvertible {
     @inlinable
     @_disfavoredOverload  // so that a trailing closure (`map { … }`) never matches `to:` with a closure value
     public func map<NewValue>(to value: NewValue) -> Signal<NewValue, Failure> {
-        map { _ in value }
+        uncheckedMap { _ in value }
     }
 
     /// Sends values until `predicate` returns `true` for one; that value is not sent, the result
@@ -21,7 +21,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-5-1-|` → `-1-2-|`
     @inlinable
-    public func take(untilTrue predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+    public func take(untilTrue predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
         take(while: { !predicate($0) })
     }
 
@@ -33,7 +33,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-5-1-|` → `-----5-1-|`
     @inlinable
-    public func skip(untilTrue predicate: @escaping (Value) -> Bool) -> Signal<Value, Failure> {
+    public func skip(untilTrue predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
         skip(while: { !predicate($0) })
     }
 
@@ -48,7 +48,7 @@ extension SignalConvertible {
     /// Marble: `-1-|` → `-1-|` (printing `next(1)`)
     @inlinable
     public func logNext(
-        _ prefix: String = "", to output: @escaping (String) -> Void = { print($0) }
+        _ prefix: String = "", to output: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> Signal<Value, Failure> {
         doNext { value in output(logLine(prefix, Event<Value, Failure>.next(value))) }
     }
@@ -64,7 +64,7 @@ extension SignalConvertible {
     /// Marble: `-1-X` → `-1-X` (printing `error(X)`)
     @inlinable
     public func logError(
-        _ prefix: String = "", to output: @escaping (String) -> Void = { print($0) }
+        _ prefix: String = "", to output: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> Signal<Value, Failure> {
         doError { failure in output(logLine(prefix, Event<Value, Failure>.error(failure))) }
     }
@@ -79,7 +79,7 @@ extension SignalConvertible {
     /// Marble: `-1-|` → `-1-|` (printing `completed`)
     @inlinable
     public func logCompleted(
-        _ prefix: String = "", to output: @escaping (String) -> Void = { print($0) }
+        _ prefix: String = "", to output: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> Signal<Value, Failure> {
         doCompleted { output(logLine(prefix, Event<Value, Failure>.completed)) }
     }

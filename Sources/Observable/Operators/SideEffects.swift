@@ -8,7 +8,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-|` → `-1-2-|` (calling `action(1)`, `action(2)`)
     @inlinable
-    public func doNext(_ action: @escaping (Value) -> Void) -> Signal<Value, Failure> {
+    public func doNext(_ action: @escaping @Sendable (Value) -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(
@@ -28,7 +28,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-X` → `-1-X` (calling `action(X)`)
     @inlinable
-    public func doError(_ action: @escaping (Failure) -> Void) -> Signal<Value, Failure> {
+    public func doError(_ action: @escaping @Sendable (Failure) -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(
@@ -48,7 +48,7 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-|` → `-1-|` (calling `action()` at `|`)
     @inlinable
-    public func doCompleted(_ action: @escaping () -> Void) -> Signal<Value, Failure> {
+    public func doCompleted(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             upstream.start(
@@ -74,7 +74,7 @@ extension SignalConvertible {
     /// Marble: `-1-|` → `-1-|` (printing `next(1)`, `completed`)
     @inlinable
     public func log(
-        _ prefix: String = "", to output: @escaping (String) -> Void = { print($0) }
+        _ prefix: String = "", to output: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> Signal<Value, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in

@@ -23,7 +23,7 @@ extension Signal where Value: Sendable {
     /// ```
     /// Marble (subscribed at 2, the block sends `1 2 |`): `--(12|)`; a later subscriber → `(12|)`
     public static func startLazily<S: Scheduler>(
-        on scheduler: S, _ block: @escaping (Observer<Value, Failure>) -> Void
+        on scheduler: S, _ block: @escaping @Sendable (Observer<Value, Failure>) -> Void
     ) -> Signal<Value, Failure> {
         lazilyStarted(on: scheduler, block).signal
     }
@@ -47,7 +47,7 @@ extension Signal where Value: Sendable {
     /// ```
     /// Marble (the block sends `1 2 |` when the scheduler runs it): a later subscriber → `(12|)`
     public static func startEagerly<S: Scheduler>(
-        on scheduler: S, _ block: @escaping (Observer<Value, Failure>) -> Void
+        on scheduler: S, _ block: @escaping @Sendable (Observer<Value, Failure>) -> Void
     ) -> Signal<Value, Failure> {
         let started = lazilyStarted(on: scheduler, block)
         // The connection moves to the scheduler's thread; `connect()` is thread-safe and runs once.
@@ -59,7 +59,7 @@ extension Signal where Value: Sendable {
     /// The connection that runs `block` once, into a replay subject, and the signal that connects
     /// it on `scheduler` at its first subscription (RAC's `startLazilyWithScheduler:block:`).
     static func lazilyStarted<S: Scheduler>(
-        on scheduler: S, _ block: @escaping (Observer<Value, Failure>) -> Void
+        on scheduler: S, _ block: @escaping @Sendable (Observer<Value, Failure>) -> Void
     ) -> (connection: MulticastConnection<Value, Failure>, signal: Signal<Value, Failure>) {
         let connection = Signal { observer in
             block(observer)

@@ -6,10 +6,21 @@ extension SignalConvertible {
     /// ```
     /// Marble: `-1-2-3-|` → `-10-20-30-|`
     @inlinable
-    public func map<NewValue>(_ transform: @escaping (Value) -> NewValue) -> Signal<NewValue, Failure> {
+    public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Signal<NewValue, Failure> {
+        uncheckedMap(transform)
+    }
+
+    /// `map(_:)` for Tether's own stages: their closures hold per-subscription or operator-owned state
+    /// that the compiler cannot prove `Sendable` (public closures are `@Sendable`: <doc:Isolation>).
+    @inlinable
+    package func uncheckedMap<NewValue>(
+        _ transform: @escaping (Value) -> NewValue, function: StaticString = #function
+    ) -> Signal<NewValue, Failure> {
         // Linked so that releasing a chain of many maps does not nest one release per stage.
         let upstream = signal.linkedForDeepChains
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
             switch sink {
             case .values(let next):
                 // A values-only subscriber ignores the terminal event: pass values on as values (no event
@@ -41,10 +52,21 @@ extension SignalConvertible {
     /// Marble: `-1-2-3-|` → `-1-3-6-|`
     @inlinable
     public func scan<Result>(
-        _ initial: Result, _ next: @escaping (Result, Value) -> Result
+        _ initial: Result, _ next: @escaping @Sendable (Result, Value) -> Result
+    ) -> Signal<Result, Failure> {
+        uncheckedScan(initial, next)
+    }
+
+    /// `scan(_:_:)` for Tether's own stages: their closures hold per-subscription or operator-owned state
+    /// that the compiler cannot prove `Sendable` (public closures are `@Sendable`: <doc:Isolation>).
+    @inlinable
+    package func uncheckedScan<Result>(
+        _ initial: Result, _ next: @escaping (Result, Value) -> Result, function: StaticString = #function
     ) -> Signal<Result, Failure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
             let running = StateBox(initial)
             upstream.start(
                 Sink { event in
@@ -71,7 +93,7 @@ extension SignalConvertible {
     /// Marble: `-1-2-3-|` → `-------(6|)`
     @inlinable
     public func reduce<Result>(
-        _ initial: Result, _ next: @escaping (Result, Value) -> Result
+        _ initial: Result, _ next: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in

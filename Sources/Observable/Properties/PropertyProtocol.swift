@@ -36,7 +36,7 @@ extension PropertyProtocol {
     /// label.value   // "2 items"
     /// ```
     /// Marble: `-1-2-|` → `-a-b-|` (each value transformed)
-    public func map<NewValue>(_ transform: @escaping (Value) -> NewValue) -> Property<NewValue> {
+    public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Property<NewValue> {
         Property(read: { transform(self.value) }, signal: { self.signal.map(transform) })
     }
 }

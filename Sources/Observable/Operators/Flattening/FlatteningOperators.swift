@@ -20,7 +20,7 @@ extension SignalConvertible {
     /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--23-4-|`
     @inlinable
     public func flatMap<Inner: SignalConvertible>(
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Failure> where Inner.Failure == Failure {
         flattened(MergeState<Inner, CompositeDisposable>.self, transform)
     }
@@ -41,7 +41,7 @@ extension SignalConvertible {
     /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
     public func flatMapLatest<Inner: SignalConvertible>(
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Failure> where Inner.Failure == Failure {
         flattened(SwitchToLatestState<Inner, CompositeDisposable>.self, transform)
     }
@@ -61,7 +61,7 @@ extension SignalConvertible {
     /// Marble: source `-a-b------|`, a `-1--2|`, b `-3-4|` → `--1--2-3-4|`
     @inlinable
     public func concatMap<Inner: SignalConvertible>(
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Failure> where Inner.Failure == Failure {
         flattened(ConcatState<Inner, CompositeDisposable>.self, transform)
     }
