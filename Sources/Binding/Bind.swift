@@ -26,9 +26,12 @@ extension BindingTarget {
     @discardableResult
     public func bind<Value>(
         _ keyPath: ReferenceWritableKeyPath<Self, Value>,
-        to source: some SignalConvertible<Value, Never>
+        to source: some SignalConvertible<Value, Never>,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value }
+        startBinding(self, source.signal, keyPath, isolation: CallerIsolation(isolation)) { target, value in
+            target[keyPath: keyPath] = value
+        }
     }
 
     /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
@@ -44,9 +47,11 @@ extension BindingTarget {
     public func bind<Value: Sendable>(
         _ keyPath: ReferenceWritableKeyPath<Self, Value>,
         to source: some SignalConvertible<Value, Never>,
-        on scheduler: some Scheduler
+        on scheduler: some Scheduler,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        startBinding(self, source.deliver(on: scheduler), keyPath) { target, value in
+        startBinding(self, source.deliver(on: scheduler), keyPath, isolation: CallerIsolation(isolation)) {
+            target, value in
             target[keyPath: keyPath] = value
         }
     }
@@ -62,9 +67,12 @@ extension BindingTarget {
     @discardableResult
     public func bind<Value>(
         _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
-        to source: some SignalConvertible<Value, Never>
+        to source: some SignalConvertible<Value, Never>,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value }
+        startBinding(self, source.signal, keyPath, isolation: CallerIsolation(isolation)) { target, value in
+            target[keyPath: keyPath] = value
+        }
     }
 
     /// Binds a property to a signal of optionals, writing `nilValue` whenever the signal sends `nil`
@@ -80,9 +88,12 @@ extension BindingTarget {
     public func bind<Value>(
         _ keyPath: ReferenceWritableKeyPath<Self, Value>,
         to source: some SignalConvertible<Value?, Never>,
-        nilValue: Value
+        nilValue: Value,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        startBinding(self, source.signal, keyPath) { target, value in target[keyPath: keyPath] = value ?? nilValue }
+        startBinding(self, source.signal, keyPath, isolation: CallerIsolation(isolation)) { target, value in
+            target[keyPath: keyPath] = value ?? nilValue
+        }
     }
 
     /// The slot `keyPath` of this object, to bind with `<~`: `object[\.property] <~ signal`.
@@ -94,8 +105,10 @@ extension BindingTarget {
     /// view[\.isLoginEnabled] <~ login.enabled
     /// view[\.spinnerVisible] <~ login.executing
     /// ```
-    public subscript<Value>(keyPath: ReferenceWritableKeyPath<Self, Value>) -> BindingSlot<Self, Value> {
-        BindingSlot(target: self, keyPath: keyPath)
+    public subscript<Value>(
+        keyPath: ReferenceWritableKeyPath<Self, Value>, isolation isolation: (any Actor)? = #isolation
+    ) -> BindingSlot<Self, Value> {
+        BindingSlot(target: self, keyPath: keyPath, isolation: isolation)
     }
 }
 
@@ -115,6 +128,8 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     public private(set) weak var target: Target?
     /// The property.
     public let keyPath: ReferenceWritableKeyPath<Target, Value>
+    /// The actor whose code made the slot, where `<~` sets the property (`nil`: the sending thread).
+    public let isolation: (any Actor)?
 
     /// Creates a slot for `keyPath` of `target`.
     ///
@@ -123,9 +138,12 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     /// let button = Button()
     /// let slot = BindingSlot(target: button, keyPath: \.isEnabled)
     /// ```
-    public init(target: Target, keyPath: ReferenceWritableKeyPath<Target, Value>) {
+    public init(
+        target: Target, keyPath: ReferenceWritableKeyPath<Target, Value>, isolation: (any Actor)? = #isolation
+    ) {
         self.target = target
         self.keyPath = keyPath
+        self.isolation = isolation
     }
 
     /// Binds the slot's property to `source`: the same as `target.bind(keyPath, to: source)`.
@@ -139,7 +157,10 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     @discardableResult
     public static func <~ (slot: BindingSlot, source: some SignalConvertible<Value, Never>) -> any Disposable {
         guard let target = slot.target else { return disposedDisposable() }
-        return target.bind(slot.keyPath, to: source)
+        let keyPath = slot.keyPath
+        return startBinding(target, source.signal, keyPath, isolation: CallerIsolation(slot.isolation)) {
+            target, value in target[keyPath: keyPath] = value
+        }
     }
 
     /// Binds an optional property to a signal of non-optional values.
@@ -154,7 +175,10 @@ public struct BindingSlot<Target: BindingTarget, Value> {
     public static func <~ <Wrapped>(slot: BindingSlot, source: some SignalConvertible<Wrapped, Never>) -> any Disposable
     where Value == Wrapped? {
         guard let target = slot.target else { return disposedDisposable() }
-        return target.bind(slot.keyPath, to: source)
+        let keyPath = slot.keyPath
+        return startBinding(target, source.signal, keyPath, isolation: CallerIsolation(slot.isolation)) {
+            target, value in target[keyPath: keyPath] = value
+        }
     }
 }
 
@@ -171,6 +195,7 @@ func startBinding<Target: AnyObject, Value>(
     _ source: Signal<Value, Never>,
     _ keyPath: AnyKeyPath?,
     ends: Signal<Void, Never>? = nil,
+    isolation: CallerIsolation?,
     apply: @escaping (Target, Value) -> Void
 ) -> any Disposable {
     let label = { keyPath.map { "bind(\($0))" } ?? "bind(to:) \(Target.self)" }
@@ -192,7 +217,7 @@ func startBinding<Target: AnyObject, Value>(
     if binding.isDisposed { return binding }
     binding.add(
         TetherDebug.withSubscriberLabel(label()) {
-            source.subscribe(
+            source.delivered(on: isolation).subscribe(
                 next: { value in
                     guard let target = weakTarget else {
                         binding.dispose()
@@ -234,7 +259,8 @@ extension MutableProperty {
     /// ```
     @discardableResult
     public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
-        startBinding(self, source.signal, nil) { property, value in property.value = value }
+        // A `MutableProperty` is safe to set from any thread: no hop.
+        startBinding(self, source.signal, nil, isolation: nil) { property, value in property.value = value }
     }
 
     /// Binds the property to `source`: `property <~ source` is `property.bind(to: source)`.

@@ -35,8 +35,9 @@ extension Observation.Observable where Self: AnyObject {
         to source: some SignalConvertible<Value, Never>,
         isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        let values = isolation.map { source.deliver(on: actorScheduler(for: $0)) } ?? source.signal
-        return startBinding(self, values, keyPath, ends: deallocated) { target, value in
+        return startBinding(
+            self, source.signal, keyPath, ends: deallocated, isolation: CallerIsolation(isolation)
+        ) { target, value in
             target[keyPath: keyPath] = value
         }
     }
@@ -70,17 +71,13 @@ extension Observation.Observable where Self: AnyObject {
         isolation: isolated (any Actor)? = #isolation
     ) -> ChannelTerminal<Value, Never> {
         let incoming = Subject<Value, Never>()
-        let values = isolation.map { incoming.deliver(on: actorScheduler(for: $0)) } ?? incoming.signal
-        let binding = startBinding(self, values, keyPath, ends: deallocated) { target, value in
+        let binding = startBinding(
+            self, incoming.signal, keyPath, ends: deallocated, isolation: CallerIsolation(isolation)
+        ) { target, value in
             target[keyPath: keyPath] = value
         }
         let terminal = ChannelTerminal(values: observe(keyPath), set: { value in incoming.send(value) })
         terminal.core.endWithChannel(binding)
         return terminal
     }
-}
-
-/// The scheduler that runs work on `actor`: the shared one for the main actor.
-func actorScheduler(for actor: any Actor) -> ActorScheduler {
-    actor === MainActor.shared ? ActorScheduler.main : ActorScheduler(actor)
 }

@@ -4,6 +4,7 @@
 _Thread_local void *tether_deep_chain_state_slot = 0;
 _Thread_local void *tether_debug_thread_context_slot = 0;
 _Thread_local void *tether_current_scheduler_slot = 0;
+_Thread_local void *tether_current_actor_slot = 0;
 _Thread_local void *tether_deferred_submission_watch_slot = 0;
 _Thread_local void *tether_read_tracker_slot = 0;
 _Thread_local void *tether_enabled_read_probe_slot = 0;

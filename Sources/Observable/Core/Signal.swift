@@ -293,8 +293,8 @@ extension Signal {
         Signal(
             function: function,
             unsafeStart: { sink, lifetime in
-            make().signal.start(sink, in: lifetime)
-        })
+                make().signal.start(sink, in: lifetime)
+            })
     }
 }
 

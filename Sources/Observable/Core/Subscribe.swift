@@ -20,9 +20,10 @@ extension SignalConvertible {
     public func subscribe(
         next: ((Value) -> Void)? = nil,
         error: ((Failure) -> Void)? = nil,
-        completed: (() -> Void)? = nil
+        completed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        subscribe(next: next ?? { _ in }, error: error, completed: completed)
+        subscribe(next: next ?? { _ in }, error: error, completed: completed, isolation: isolation)
     }
 
     /// Starts a subscription with a closure for values, and optional closures for failure and
@@ -45,10 +46,21 @@ extension SignalConvertible {
     public func subscribe(
         next: @escaping (Value) -> Void,
         error: ((Failure) -> Void)? = nil,
-        completed: (() -> Void)? = nil
+        completed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
         let lifetime = CompositeDisposable()
-        if error == nil && completed == nil {
+        if let isolation = CallerIsolation(isolation) {
+            // Actor-isolated code: the closures belong to that actor; run them there (<doc:Isolation>).
+            let sink = Sink<Value, Failure> { event in
+                switch event {
+                case .next(let value): next(value)
+                case .error(let failure): error?(failure)
+                case .completed: completed?()
+                }
+            }
+            isolation.starting { signal.delivered(on: isolation).startSubscription(sink, in: lifetime) }
+        } else if error == nil && completed == nil {
             // The sink holds the closure given as it is: no context of its own for such a subscription.
             signal.startSubscription(.values(next), in: lifetime)
         } else {
@@ -106,9 +118,16 @@ extension SignalConvertible {
     /// ```
     @discardableResult
     @inlinable
-    public func subscribeEvents(_ handler: @escaping (Event<Value, Failure>) -> Void) -> any Disposable {
+    public func subscribeEvents(
+        isolation: isolated (any Actor)? = #isolation,
+        _ handler: @escaping (Event<Value, Failure>) -> Void
+    ) -> any Disposable {
         let lifetime = CompositeDisposable()
-        signal.startSubscription(Sink(handler), in: lifetime)
+        if let isolation = CallerIsolation(isolation) {
+            isolation.starting { signal.delivered(on: isolation).startSubscription(Sink(handler), in: lifetime) }
+        } else {
+            signal.startSubscription(Sink(handler), in: lifetime)
+        }
         return lifetime
     }
 }

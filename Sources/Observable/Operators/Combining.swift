@@ -51,20 +51,22 @@ extension SignalConvertible {
         _ next: @escaping () -> Next, function: StaticString = #function
     ) -> Signal<Next.Value, Failure> where Next.Failure == Failure {
         let first = signal
-        return Signal(function: function, unsafeStart: { sink, lifetime in
-            let output = OperatorOutput(sink, lifetime)
-            first.startAsStage(in: lifetime) { event in
-                switch event {
-                case .next:
-                    return nil
-                case .error(let failure):
-                    output.finish(.error(failure))
-                    return nil
-                case .completed:
-                    return { next().signal.start(sink, in: lifetime) }
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
+                let output = OperatorOutput(sink, lifetime)
+                first.startAsStage(in: lifetime) { event in
+                    switch event {
+                    case .next:
+                        return nil
+                    case .error(let failure):
+                        output.finish(.error(failure))
+                        return nil
+                    case .completed:
+                        return { next().signal.start(sink, in: lifetime) }
+                    }
                 }
-            }
-        })
+            })
     }
 
     /// Sends the values of this signal and `other` as they arrive (RAC's `merge:`).

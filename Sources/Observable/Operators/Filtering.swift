@@ -21,18 +21,18 @@ extension SignalConvertible {
         return Signal(
             function: function,
             unsafeStart: { sink, lifetime in
-            switch sink {
-            case .values(let next):
-                // As in `map`: values on as values to a values-only subscriber.
-                upstream.start(.values { value in if isIncluded(value) { next(value) } }, in: lifetime)
-            case .events(let action):
-                upstream.start(
-                    Sink { event in
-                        if case .next(let value) = event, !isIncluded(value) { return }
-                        action(event)
-                    }, in: lifetime)
-            }
-        })
+                switch sink {
+                case .values(let next):
+                    // As in `map`: values on as values to a values-only subscriber.
+                    upstream.start(.values { value in if isIncluded(value) { next(value) } }, in: lifetime)
+                case .events(let action):
+                    upstream.start(
+                        Sink { event in
+                            if case .next(let value) = event, !isIncluded(value) { return }
+                            action(event)
+                        }, in: lifetime)
+                }
+            })
     }
 
     /// Drops every value and forwards only the terminal event (RAC's `ignoreValues`).
@@ -80,17 +80,19 @@ extension SignalConvertible {
         by isEquivalent: @escaping (Value, Value) -> Bool, function: StaticString = #function
     ) -> Signal<Value, Failure> {
         let upstream = signal
-        return Signal(function: function, unsafeStart: { sink, lifetime in
-            let previous = StateBox<Value?>(nil)
-            upstream.start(
-                Sink { event in
-                    if case .next(let value) = event {
-                        if let last = previous.value, isEquivalent(last, value) { return }
-                        previous.value = value
-                    }
-                    sink.send(event)
-                }, in: lifetime)
-        })
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
+                let previous = StateBox<Value?>(nil)
+                upstream.start(
+                    Sink { event in
+                        if case .next(let value) = event {
+                            if let last = previous.value, isEquivalent(last, value) { return }
+                            previous.value = value
+                        }
+                        sink.send(event)
+                    }, in: lifetime)
+            })
     }
 
     /// Drops the first `count` values (RAC's `skip:`). A count of zero or less skips nothing.

@@ -21,22 +21,22 @@ extension SignalConvertible {
         return Signal(
             function: function,
             unsafeStart: { sink, lifetime in
-            switch sink {
-            case .values(let next):
-                // A values-only subscriber ignores the terminal event: pass values on as values (no event
-                // made and matched again per stage, no context for the subscriber's closure).
-                upstream.start(.values { value in next(transform(value)) }, in: lifetime)
-            case .events(let action):
-                upstream.start(
-                    Sink { event in
-                        switch event {
-                        case .next(let value): action(.next(transform(value)))
-                        case .error(let failure): action(.error(failure))
-                        case .completed: action(.completed)
-                        }
-                    }, in: lifetime)
-            }
-        })
+                switch sink {
+                case .values(let next):
+                    // A values-only subscriber ignores the terminal event: pass values on as values (no event
+                    // made and matched again per stage, no context for the subscriber's closure).
+                    upstream.start(.values { value in next(transform(value)) }, in: lifetime)
+                case .events(let action):
+                    upstream.start(
+                        Sink { event in
+                            switch event {
+                            case .next(let value): action(.next(transform(value)))
+                            case .error(let failure): action(.error(failure))
+                            case .completed: action(.completed)
+                            }
+                        }, in: lifetime)
+                }
+            })
     }
 }
 
@@ -67,18 +67,18 @@ extension SignalConvertible {
         return Signal(
             function: function,
             unsafeStart: { sink, lifetime in
-            let running = StateBox(initial)
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value):
-                        running.value = next(running.value, value)
-                        sink.send(.next(running.value))
-                    case .error(let failure): sink.send(.error(failure))
-                    case .completed: sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
+                let running = StateBox(initial)
+                upstream.start(
+                    Sink { event in
+                        switch event {
+                        case .next(let value):
+                            running.value = next(running.value, value)
+                            sink.send(.next(running.value))
+                        case .error(let failure): sink.send(.error(failure))
+                        case .completed: sink.send(.completed)
+                        }
+                    }, in: lifetime)
+            })
     }
 
     /// Combines all values into one result, sent when the source completes (RAC's

@@ -56,6 +56,9 @@ TETHER_THREAD_SLOT(deep_chain_state)
 TETHER_THREAD_SLOT(debug_thread_context)
 /// The scheduler whose work the thread is running (`currentScheduler`), unretained; NULL outside such work.
 TETHER_THREAD_SLOT(current_scheduler)
+/// The actor (other than the main actor) whose work Tether runs on the thread: a hop to a subscriber's
+/// actor, or the `subscribe` call that captured it (`CallerIsolation`); unretained, NULL otherwise.
+TETHER_THREAD_SLOT(current_actor)
 /// The innermost `DeferredSubmissionWatch` the thread runs a body under, unretained.
 TETHER_THREAD_SLOT(deferred_submission_watch)
 /// The innermost `ReadTracker` (`@Observed` reads while a key path is evaluated), unretained.
