@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -24,6 +24,11 @@ let package = Package(
         .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
         .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
+        // The isolation rule (issue 29), run as an app module runs it: Swift 6.2's default main-actor
+        // isolation makes every closure written here main-actor isolated.
+        .testTarget(
+            name: "MainActorIsolationTests", dependencies: ["Observable", "Binding", "TetherTesting"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]),
         .testTarget(
             name: "DemoTests", dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting"],
             path: "Tests/DemoTests"),

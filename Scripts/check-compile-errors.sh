@@ -3,7 +3,8 @@
 # the Tether spelling. Each Tests/CompileChecks/*.swift file starts with one or more lines
 #   // expect-error: TEXT
 # and must fail to type-check (Swift 6 mode, against the debug-built modules) with every TEXT in the
-# compiler's output. Pass files to check only those.
+# compiler's output. A line `// swiftc-flags: FLAGS` adds compiler flags for that file (e.g.
+# `-default-isolation MainActor`, Swift 6.2's default for app modules). Pass files to check only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
@@ -21,7 +22,9 @@ for file in "${files[@]}"; do
         failed=1
         continue
     fi
-    if output=$(swiftc -typecheck -swift-version 6 -I "$modules" ${map_flags[@]+"${map_flags[@]}"} "$file" 2>&1); then
+    read -ra file_flags <<<"$(sed -n 's|^// swiftc-flags: ||p' "$file")"
+    if output=$(swiftc -typecheck -swift-version 6 -I "$modules" ${map_flags[@]+"${map_flags[@]}"} \
+        ${file_flags[@]+"${file_flags[@]}"} "$file" 2>&1); then
         echo "FAIL  $file compiles; it must not"
         failed=1
         continue

@@ -45,6 +45,25 @@ extension SignalConvertible {
         uncheckedThen(next)
     }
 
+    /// Ignores this signal's values; when it completes, continues with `next` (RAC's `then:` with a
+    /// block returning a signal you already have). Takes the signal itself: a ``Signal`` is not
+    /// `Sendable`, so a `@Sendable` closure cannot capture one (<doc:Isolation>).
+    ///
+    /// An error of this signal is sent and `next` is not subscribed.
+    ///
+    /// ```swift
+    /// let requestAccess = Signal<Void, Never>.empty       // completes once access is granted
+    /// let searchText = Subject<String, Never>()
+    /// requestAccess.then(searchText).subscribe(next: { print("search for", $0) })
+    /// ```
+    /// Marble: `-a-b-|` then `-x-|` → `------x-|`
+    @inlinable
+    public func then<Next: SignalConvertible>(_ next: Next) -> Signal<Next.Value, Failure>
+    where Next.Failure == Failure {
+        let next = next.signal
+        return uncheckedThen { next }
+    }
+
     /// `then(_:)` for Tether's own stages (see ``uncheckedMap(_:function:)``).
     @inlinable
     package func uncheckedThen<Next: SignalConvertible>(

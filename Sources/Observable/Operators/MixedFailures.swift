@@ -23,6 +23,22 @@ extension SignalConvertible {
         uncheckedThen { next().promoteError(Failure.self) }
     }
 
+    /// `then(_:)` taking the next signal itself, when it cannot fail: the result fails only with this
+    /// signal's errors.
+    ///
+    /// ```swift
+    /// enum AccessError: Error { case denied }
+    /// let requestAccess = Signal<Void, AccessError>.empty
+    /// let searchText = Subject<String, Never>()
+    /// requestAccess.then(searchText).subscribe(next: { print("search for", $0) })
+    /// ```
+    @_disfavoredOverload
+    @inlinable
+    public func then<Next: SignalConvertible>(_ next: Next) -> Signal<Next.Value, Failure>
+    where Next.Failure == Never {
+        then(next.promoteError(Failure.self))
+    }
+
     /// `flatMap(_:)` for inner signals that cannot fail: the result fails only with this signal's
     /// errors.
     ///

@@ -9,9 +9,9 @@ import Observation
 /// subscription to the source; when the source completes (or its subscription is disposed
 /// elsewhere), `isActive` becomes `false` and `value` keeps the last value.
 ///
-/// Isolation: made from actor-isolated code (a `@MainActor` model), `value` is set on that actor —
-/// each value hops there through an ``ActorScheduler``, in order — so a main-actor view reads it
-/// without racing the sender. Made from nonisolated code, `value` is set on the thread where the source
+/// Isolation: made from actor-isolated code (a `@MainActor` model), `value` is set on that actor — at
+/// once for a value sent there, otherwise queued to it in order (<doc:Isolation>) — so a main-actor view
+/// reads it without racing the sender. Made from nonisolated code, `value` is set on the thread where the source
 /// sends. Reading is thread-safe either way.
 ///
 /// <!-- example: top-level -->
@@ -48,13 +48,8 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
         isolation: isolated (any Actor)? = #isolation
     ) {
         storedValue = initial
-        let values: Signal<Value, Never>
-        if let isolation {
-            let scheduler = isolation === MainActor.shared ? ActorScheduler.main : ActorScheduler(isolation)
-            values = source.deliver(on: scheduler)
-        } else {
-            values = source.signal
-        }
+        // On the caller's actor, if any: at once when sent there, else queued to it in order.
+        let values = source.signal.delivered(on: CallerIsolation(isolation))
         weak let weakSelf = self
         subscription.inner = values.subscribe(
             next: { value in weakSelf?.store(value) },

@@ -1,0 +1,207 @@
+import Binding
+import Dispatch
+import Foundation
+import Observable
+import Testing
+
+// This module is built with `.defaultIsolation(MainActor.self)` (Package.swift), as an app module is by
+// default since Swift 6.2: every closure below is main-actor isolated unless it is `@Sendable`. The tests
+// send from background threads into pipelines written here and check that nothing traps, that the
+// subscriber's closures run on the main actor, in order, and that synchronous sends stay synchronous.
+
+/// The threading article's view model (`TimeAndThreads.md`), as written there: background work in `map`,
+/// the results set on `self` in `subscribe`. It trapped (`_dispatch_assert_queue_fail`) when the subscriber
+/// ran on the background queue.
+final class ResultsViewModel {
+    private(set) var rows: [String] = []
+    private(set) var deliveriesOffTheMainActor = 0
+    private var subscription: ScopedDisposable?
+
+    init(query: Subject<String, Never>) {
+        subscription = query
+            .deliver(on: QueueScheduler(priority: .background))
+            .map { text in (1...3).map { "\(text) \($0)" } }  // runs in the background
+            .subscribe(next: { [weak self] rows in
+                if !isOnMainActor() { self?.deliveriesOffTheMainActor += 1 }
+                self?.rows = rows
+            })
+            .scoped()
+    }
+}
+
+/// A `@MainActor` screen bound with `bind` and `<~`.
+final class StatusView: BindingTarget {
+    var status = ""
+    var isBusy = false
+    var offMainActorSets = 0
+}
+
+@Suite struct CallerIsolationTests {
+    @Test func testResultsViewModelOfTheThreadingArticleRunsWithQueriesSentFromBackgroundThreads() async {
+        let query = Subject<String, Never>()
+        let model = ResultsViewModel(query: query)
+        DispatchQueue.global().async { query.send("swift") }
+        await runMainLoop(until: { model.rows == ["swift 1", "swift 2", "swift 3"] })
+        #expect(model.deliveriesOffTheMainActor == 0)
+    }
+
+    @Test func testSubscriberWrittenOnTheMainActorRunsAtOnceWhenTheSendIsOnTheMainActor() async {
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        subject.subscribe(next: { received.append($0) })
+        subject.send(1)
+        #expect(received == [1])
+        subject.send(2)
+        #expect(received == [1, 2])
+    }
+
+    @Test func testVirtualTimeAdvancedOnTheMainActorDeliversSynchronously() async {
+        let scheduler = TestScheduler()
+        var ticks: [Int] = []
+        let clock = Signal.interval(.seconds(1), on: scheduler).subscribe(next: { ticks.append($0) })
+        scheduler.advance(by: .seconds(3))
+        #expect(ticks == [0, 1, 2])
+        clock.dispose()
+    }
+
+    @Test func testEventsFromABackgroundThreadAndTheMainActorKeepTheirOrder() async {
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        var offMainActor = 0
+        subject.subscribe(next: { value in
+            if !isOnMainActor() { offMainActor += 1 }
+            received.append(value)
+        })
+        // 1 is sent from a background thread while the main thread is blocked: its delivery is queued to
+        // the main actor. 2 is sent on the main actor before that queue ran: it must wait behind 1.
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subject.send(1)
+            sent.signal()
+        }
+        sent.wait()
+        subject.send(2)
+        #expect(received == [], "2 went ahead of the queued 1")
+        await runMainLoop(until: { received.count == 2 })
+        #expect(received == [1, 2])
+        subject.send(3)
+        #expect(received == [1, 2, 3], "once the queue is empty, a main-actor send is delivered at once")
+        #expect(offMainActor == 0)
+    }
+
+    @Test func testManyBackgroundSendsArriveOnTheMainActorInOrder() async {
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        var offMainActor = 0
+        subject.subscribe(next: { value in
+            if !isOnMainActor() { offMainActor += 1 }
+            received.append(value)
+        })
+        DispatchQueue.global().async {
+            for value in 0..<10_000 { subject.send(value) }
+        }
+        await runMainLoop(until: { received.count == 10_000 })
+        #expect(received == Array(0..<10_000))
+        #expect(offMainActor == 0)
+    }
+
+    @Test func testDisposingOnTheMainActorDropsWhatIsStillQueuedForIt() async {
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        let subscription = subject.subscribe(next: { received.append($0) })
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subject.send(1)
+            sent.signal()
+        }
+        sent.wait()
+        subscription.dispose()
+        var drained = false
+        DispatchQueue.main.async { drained = true }
+        await runMainLoop(until: { drained })
+        #expect(received == [])
+    }
+
+    @Test func testLastValueAndCompletionSentFromABackgroundThreadBothArrive() async {
+        let values = Signal(value: "x").deliver(on: QueueScheduler(name: "tether.tests.background"))
+        var received: [String] = []
+        var completed = false
+        values.subscribe(next: { received.append($0) }, completed: { completed = true })
+        await runMainLoop(until: { completed })
+        #expect(received == ["x"])
+    }
+
+    @Test func testBindSetsTheMainActorTargetOnTheMainActorAndKeepsTheLastValueBeforeCompletion() async {
+        let view = StatusView()
+        let status = Subject<String, Never>()
+        let binding = view.bind(\.status, to: status)
+        DispatchQueue.global().async {
+            status.send("loading")
+            status.send("done")
+            status.sendCompleted()
+        }
+        await runMainLoop(until: { binding.isDisposed })
+        #expect(view.status == "done")
+    }
+
+    @Test func testBindingOperatorSetsTheTargetOnTheActorThatMadeTheSlot() async {
+        let view = StatusView()
+        let busy = Subject<Bool, Never>()
+        view[\.isBusy] <~ busy
+        DispatchQueue.global().async { busy.send(true) }
+        await runMainLoop(until: { view.isBusy })
+        busy.send(false)
+        #expect(!view.isBusy, "a send on the main actor sets the property at once")
+    }
+
+    @Test func testSubscriberWrittenInAnotherActorRunsIsolatedToIt() async {
+        let counter = ActorCounter()
+        let subject = Subject<Int, Never>()
+        await counter.follow(subject)
+        DispatchQueue.global().async {
+            for value in 1...100 { subject.send(value) }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while await counter.values.count < 100, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        let values = await counter.values
+        #expect(values == Array(1...100))
+        let synchronous = await counter.followSynchronously()
+        #expect(synchronous == [1, 2, 3], "a source sending while it starts delivers at once on the actor")
+    }
+}
+
+/// An actor whose subscription's closures touch its state without `await`.
+actor ActorCounter {
+    var values: [Int] = []
+    private var subscriptions: [any Disposable] = []
+
+    func follow(_ subject: Subject<Int, Never>) {
+        subscriptions.append(subject.subscribe(next: { value in self.values.append(value) }))
+    }
+
+    func followSynchronously() -> [Int] {
+        var received: [Int] = []
+        subscriptions.append(Signal(values: [1, 2, 3]).subscribe(next: { received.append($0) }))
+        return received
+    }
+}
+
+/// Whether the caller runs on the main actor's thread: the main queue, or the main thread.
+nonisolated func isOnMainActor() -> Bool {
+    QueueScheduler.main.isCurrent || Thread.isMainThread
+}
+
+/// Lets the main actor run what is queued to it until `condition` holds; a 30 s watchdog turns a hang into
+/// a failure.
+func runMainLoop(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    let deadline = Date().addingTimeInterval(30)
+    while !condition() {
+        if Date() >= deadline {
+            Issue.record("condition not met within 30 s", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
