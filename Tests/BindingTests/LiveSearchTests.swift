@@ -11,8 +11,8 @@ private final class SearchViewModel: KeyPathObservable {
     @Observed var textColour = Colour.yellow
     @Observed var results: [String] = []
 
-    init(search: @escaping (String) -> Signal<[String], Never>, scheduler: some Scheduler) {
-        func isValid(_ text: String) -> Bool { text.count > 2 }
+    init(search: @escaping @Sendable (String) -> Signal<[String], Never>, scheduler: some Scheduler) {
+        @Sendable func isValid(_ text: String) -> Bool { text.count > 2 }
         let text = observe(\.text)
         self[\.textColour] <~ text.map { isValid($0) ? .white : .yellow }
         self[\.results] <~ text.filter(isValid).debounce(.milliseconds(500), on: scheduler).flatMapLatest(search)
@@ -36,7 +36,7 @@ final class LiveSearchTests: ResourceCheckedTestCase {
             "swi": try scheduler.cold("--------C|", values: found, frame: frame),
             "swif": try scheduler.cold("--------D|", values: found, frame: frame),
         ]
-        var searched: [String] = []
+        let searched = Locked<[String]>([])
         let viewModel = SearchViewModel(
             search: { query in
                 searched.append(query)
@@ -55,7 +55,7 @@ final class LiveSearchTests: ResourceCheckedTestCase {
         // search swif:                 --------D|
         XCTAssertEqual(colours.marbles(values: ["y": .yellow, "w": .white]), "yy-y-w------w")
         XCTAssertEqual(results.marbles(values: found), "_------------------------D")
-        XCTAssertEqual(searched, ["swi", "swif"], "invalid text is never searched")
+        XCTAssertEqual(searched.values, ["swi", "swif"], "invalid text is never searched")
         XCTAssertEqual(
             searches["swi"]?.subscriptions,
             [TestSubscription(subscribed: .milliseconds(1000), ended: .milliseconds(1700))])

@@ -364,7 +364,7 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
     /// update, and `executionSignals` sends it), then connects: "`executing` and `enabled` will send
     /// updated values before the signal actually starts performing work".
     func testRACCommandSpecShouldSendExecutingYesBeforeTheSignalIsSubscribedTo() {
-        var log: [String] = []
+        let log = Locked<[String]>([])
         let command = Command<Void, Int, Never> {
             log.append("signal block")
             return Signal { observer in
@@ -380,12 +380,12 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
             log.append("execution signal")
             execution.subscribe(next: { log.append("value \($0)") })
         })
-        log.removeAll()
+        log.value = []
 
         command.execute(())
 
         XCTAssertEqual(
-            log,
+            log.values,
             [
                 "signal block", "executing true", "enabled false", "execution signal", "work subscribed", "value 1",
                 "executing false", "enabled true",
@@ -410,7 +410,7 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
     /// the new execution's `executing`/`enabled` updates are queued behind the callback in progress,
     /// and its work starts after them — after `execute` has returned, on the same thread.
     func testRACCommandSpecShouldSendExecutingYesBeforeTheSignalIsSubscribedToWhenExecutedFromItsOwnOutputs() {
-        var log: [String] = []
+        let log = Locked<[String]>([])
         var attempts = 0
         let command = Command<Void, Int, TestError> {
             attempts += 1
@@ -433,12 +433,12 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
             log.append("retry returned")
         })
         defer { retrying.dispose() }  // the closure captures the command
-        log.removeAll()
+        log.value = []
 
         command.execute(())
 
         XCTAssertEqual(
-            log,
+            log.values,
             [
                 "executing true", "work 1 subscribed", "error", "retry returned", "executing false",
                 "executing true", "work 2 subscribed", "executing false",
@@ -508,11 +508,11 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
     /// subscribed, nothing is sent on the outputs) and `execute` returns a signal that just completes.
     func testCancelWhileTheSignalBlockRunsStartsNothing() {
         weak var weakCommand: Command<Void, Int, Never>?
-        var subscribed = false
+        let subscribed = Flag()
         let command = Command<Void, Int, Never> {
             weakCommand?.cancel()
             return Signal { observer in
-                subscribed = true
+                subscribed.raise()
                 observer.send(1)
                 return nil
             }
@@ -523,7 +523,7 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
         let result = command.execute(()).record()
         XCTAssertEqual(result.events.count, 1)
         XCTAssertTrue(result.isCompleted)
-        XCTAssertFalse(subscribed)
+        XCTAssertFalse(subscribed.isRaised)
         XCTAssertEqual(executing.values, [false])
         XCTAssertEqual(executions.events.count, 0)
         XCTAssertTrue(command.isEnabled)

@@ -21,19 +21,23 @@ public struct SearchStats: Equatable, Sendable {
     public var inFlight: Int { started - completed - cancelled }
 }
 
-extension SignalConvertible where Value: Sendable {
-    /// Counts this signal's subscriptions in `stats`: `started` on subscribe, `completed` when it
-    /// finishes, `cancelled` when it is disposed first (as `flatMapLatest` does to a stale search).
+extension Signal where Value: Sendable {
+    /// The signal `make` returns, its subscriptions counted in `stats`: `started` on subscribe, `completed`
+    /// when it finishes, `cancelled` when it is disposed first (as `flatMapLatest` does to a stale search).
+    ///
+    /// The recipe builds the search itself (`make` runs once per subscription): a `Signal` is not
+    /// `Sendable`, so a `@Sendable` recipe cannot capture one that was made outside it.
     ///
     /// ```swift
-    /// query.flatMapLatest { service.search($0).counted(in: stats) }
+    /// query.flatMapLatest { text in Signal.counted(in: stats) { service.search(text) } }
     /// ```
-    public func counted(in stats: MutableProperty<SearchStats>) -> Signal<Value, Failure> {
-        let upstream = signal
-        return Signal<Value, Failure> { observer in
+    public static func counted(
+        in stats: MutableProperty<SearchStats>, _ make: @escaping @Sendable () -> Signal<Value, Failure>
+    ) -> Signal<Value, Failure> {
+        Signal { observer in
             stats.modify { $0.started += 1 }
             let outcome = SearchOutcome()
-            let subscription = upstream.subscribeEvents { event in
+            let subscription = make().subscribeEvents { event in
                 if event.isTerminal, outcome.settle() { stats.modify { $0.completed += 1 } }
                 observer.send(event: event)
             }

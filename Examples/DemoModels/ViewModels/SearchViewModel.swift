@@ -49,7 +49,7 @@ public final class SearchViewModel: KeyPathObservable {
             // results never stay on screen (or come back) under an emptied field.
             .flatMapLatest { query -> Signal<SearchResults?, Never> in
                 guard Self.isValid(query) else { return Signal(value: nil) }
-                return service.search(query).counted(in: stats).map(Optional.some)
+                return Signal.counted(in: stats) { service.search(query) }.map(Optional.some)
             }
             .deliver(on: ui)
         bind(\.results, to: results)  // RAC(self, results) = …

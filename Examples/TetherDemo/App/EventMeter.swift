@@ -1,25 +1,40 @@
+import Foundation
 import Observable
 
 /// Counts the events the UI reacts to (keys, bound values, timer ticks) for the status line, and
-/// asks for a redraw after each one. Used on the UI scheduler only.
-final class EventMeter {
-    private(set) var total = 0
+/// asks for a redraw after each one. Thread-safe: ``metered(_:)`` records from an operator's closure, which
+/// Tether may call on any thread (the demo's bound signals all deliver on the UI scheduler, but the
+/// compiler cannot know that).
+final class EventMeter: @unchecked Sendable {
+    // Safety: `counts` and `callback` are only touched under `lock`; `callback` runs outside it.
+    private let lock = NSLock()
+    private var counts = (total: 0, perSecond: 0, thisSecond: 0)
+    private var callback: (@Sendable () -> Void)?
+
+    var total: Int { lock.withLock { counts.total } }
     /// Events in the last whole second, updated by ``tick()`` once a second.
-    private(set) var perSecond = 0
-    private var thisSecond = 0
+    var perSecond: Int { lock.withLock { counts.perSecond } }
     /// Called after every event (the terminal runner schedules a redraw).
-    var onEvent: (() -> Void)?
+    var onEvent: (@Sendable () -> Void)? {
+        get { lock.withLock { callback } }
+        set { lock.withLock { callback = newValue } }
+    }
 
     func record() {
-        total += 1
-        thisSecond += 1
+        let onEvent = lock.withLock {
+            counts.total += 1
+            counts.thisSecond += 1
+            return callback
+        }
         onEvent?()
     }
 
     /// Closes the current one-second window.
     func tick() {
-        perSecond = thisSecond
-        thisSecond = 0
+        lock.withLock {
+            counts.perSecond = counts.thisSecond
+            counts.thisSecond = 0
+        }
     }
 }
 

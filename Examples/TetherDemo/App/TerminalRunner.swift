@@ -17,9 +17,8 @@ final class TerminalRunner {
     private let app: DemoApp
     private let ui = QueueScheduler.main
     private let subscriptions = CompositeDisposable()
-    private let redraws = Subject<Void, Never>()
+    private let redraws = RedrawRequests()
     private var writer = FrameWriter()
-    private var redrawPending = false
 
     private init(rawMode: RawMode) {
         self.rawMode = rawMode
@@ -45,10 +44,11 @@ final class TerminalRunner {
 
     private func start() {
         let ui = ui
-        app.meter.onEvent = { [unowned self] in self.setNeedsRedraw() }
+        let redraws = redraws
+        app.meter.onEvent = { redraws.request() }
         subscriptions.add(
-            redraws.deliver(on: ui).subscribe(next: { [unowned self] in
-                self.redrawPending = false
+            redraws.requested.deliver(on: ui).subscribe(next: { [unowned self] in
+                redraws.taken()
                 self.draw()
             }))
         subscriptions.add(
@@ -71,13 +71,6 @@ final class TerminalRunner {
         draw()
     }
 
-    /// Coalesces the redraw requests of one burst of events into one frame on the next turn of the main queue.
-    private func setNeedsRedraw() {
-        guard !redrawPending else { return }
-        redrawPending = true
-        redraws.send(())
-    }
-
     private func draw() {
         let update = writer.update(to: Renderer.frame(for: app))
         if !update.isEmpty { Terminal.output(update) }
@@ -92,5 +85,28 @@ final class TerminalRunner {
         if let message { summary += " — \(message)" }
         print(summary)
         exit(status)
+    }
+}
+
+/// Coalesces the redraw requests of one burst of events into one frame on the next turn of the main queue.
+/// Thread-safe, since the meter that requests redraws records from operators' closures.
+private final class RedrawRequests: @unchecked Sendable {
+    // Safety: `pending` is only touched under `lock`.
+    private let lock = NSLock()
+    private var pending = false
+    /// Sends once per burst: the first request after ``taken()``.
+    let requested = Subject<Void, Never>()
+
+    func request() {
+        let first = lock.withLock {
+            defer { pending = true }
+            return !pending
+        }
+        if first { requested.send(()) }
+    }
+
+    /// The redraw is starting: the next request asks for another one.
+    func taken() {
+        lock.withLock { pending = false }
     }
 }

@@ -6,7 +6,7 @@ final class CountedTests: XCTestCase {
     func testASignalThatCompletesCountsAsCompletedNotCancelled() {
         let stats = MutableProperty(SearchStats())
         var values: [Int] = []
-        Signal<Int, Never>(values: [1, 2]).counted(in: stats).subscribe(next: { values.append($0) })
+        Signal.counted(in: stats) { Signal<Int, Never>(values: [1, 2]) }.subscribe(next: { values.append($0) })
         XCTAssertEqual(values, [1, 2])
         XCTAssertEqual(stats.value, SearchStats(started: 1, completed: 1))
     }
@@ -14,7 +14,7 @@ final class CountedTests: XCTestCase {
     func testDisposingBeforeTheEndCountsAsCancelledOnce() {
         let stats = MutableProperty(SearchStats())
         let subject = Subject<Int, Never>()
-        let subscription = subject.counted(in: stats).subscribe()
+        let subscription = Signal.counted(in: stats) { subject.signal }.subscribe()
         XCTAssertEqual(stats.value, SearchStats(started: 1))
         subscription.dispose()
         subscription.dispose()
@@ -25,7 +25,7 @@ final class CountedTests: XCTestCase {
     func testAFailureCountsAsCompleted() {
         struct Boom: Error {}
         let stats = MutableProperty(SearchStats())
-        Signal<Int, Boom>(error: Boom()).counted(in: stats).subscribe()
+        Signal.counted(in: stats) { Signal<Int, Boom>(error: Boom()) }.subscribe()
         XCTAssertEqual(stats.value, SearchStats(started: 1, completed: 1))
     }
 }

@@ -62,24 +62,25 @@ final class ObserverValueDeliveryTests: ResourceCheckedTestCase {
 
     func testAValueSentFromInsideAValuesOnlySubscriberIsDeliveredAfterTheCurrentOneInOrder() {
         var received: [Int] = []
-        var sendFromCallback: ((Int) -> Void)?
+        let sendFromCallback = Locked<((Int) -> Void)?>(nil)
         let signal = Signal<Int, Never> { observer in
-            sendFromCallback = { observer.send($0) }
+            sendFromCallback.value = { observer.send($0) }
             observer.send(1)
             return nil
         }
         let subscription = signal.subscribe(next: { value in
             received.append(value)
             if value == 1 {
-                sendFromCallback?(2)
-                sendFromCallback?(3)
+                let send = sendFromCallback.value
+                send?(2)
+                send?(3)
                 received.append(-1)  // still inside the callback for 1: 2 and 3 wait
             }
         })
         XCTAssertEqual(received, [1, -1, 2, 3])
         subscription.dispose()
-        sendFromCallback?(4)
+        sendFromCallback.value?(4)
         XCTAssertEqual(received, [1, -1, 2, 3], "nothing arrives after disposal")
-        sendFromCallback = nil
+        sendFromCallback.value = nil
     }
 }

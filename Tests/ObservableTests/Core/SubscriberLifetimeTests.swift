@@ -74,11 +74,13 @@ final class SubscriberLifetimeTests: ResourceCheckedTestCase {
         let innerDisposed = Counter()
         // The inner recipe keeps its observer (in its cleanup) until it is disposed: the inner
         // subscription is live, and it holds the outer observer.
-        let innerSignal = Signal<Int, Never> { observer in
-            AnyDisposable { withExtendedLifetime(observer) { innerDisposed.increment() } }
+        let innerSignal: @Sendable () -> Signal<Int, Never> = {
+            Signal { observer in
+                AnyDisposable { withExtendedLifetime(observer) { innerDisposed.increment() } }
+            }
         }
         let outerSignal = Signal<Int, Never> { observer in
-            innerSignal.subscribe(observer)
+            innerSignal().subscribe(observer)
             return nil
         }
         let disposable = outerSignal.subscribe(completed: {})
@@ -90,13 +92,15 @@ final class SubscriberLifetimeTests: ResourceCheckedTestCase {
     func testInnerSubscriptionsMadeWithTheOuterObserverEndWhenTheOuterCompletes() {
         let innerDisposed = Counter()
         let source = Subject<Int, Never>()
-        let innerSignal = Signal<Int, Never> { observer in
-            source.subscribe(observer)
-            return AnyDisposable { innerDisposed.increment() }
+        let innerSignal: @Sendable () -> Signal<Int, Never> = {
+            Signal { observer in
+                source.subscribe(observer)
+                return AnyDisposable { innerDisposed.increment() }
+            }
         }
         let log = EventLog<Int, Never>()
         Signal<Int, Never> { observer in
-            innerSignal.subscribe(observer)
+            innerSignal().subscribe(observer)
             return nil
         }.record(into: log)
         source.send(1)

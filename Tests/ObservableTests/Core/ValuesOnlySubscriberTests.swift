@@ -60,14 +60,14 @@ final class ValuesOnlySubscriberTests: ResourceCheckedTestCase {
     func testDisposingAValuesOnlySubscriptionThroughMapStopsTheTransformAndReleasesTheClosures() {
         let subject = Subject<Int, Never>()
         weak var capturedWeakly: Tracked?
-        var transformed = 0
+        let transformed = Counter()
         var received: [Int] = []
         let subscription: any Disposable
         do {
             let captured = Tracked()
             capturedWeakly = captured
             subscription = subject.map { value in
-                withExtendedLifetime(captured) { transformed += 1 }
+                withExtendedLifetime(captured) { transformed.increment() }
                 return value
             }
             .subscribe(next: { value in withExtendedLifetime(captured) { received.append(value) } })
@@ -76,7 +76,7 @@ final class ValuesOnlySubscriberTests: ResourceCheckedTestCase {
         subscription.dispose()
         XCTAssertNil(capturedWeakly, "disposal frees the transform and the subscriber's closure")
         subject.send(2)
-        XCTAssertEqual(transformed, 1, "nothing is transformed after disposal")
+        XCTAssertEqual(transformed.value, 1, "nothing is transformed after disposal")
         XCTAssertEqual(received, [1])
     }
 

@@ -75,8 +75,8 @@ final class LogEventsTests: DebugTestCase {
     }
 
     func testTheOldLogStillPrintsPrefixedLines() {
-        var lines: [String] = []
+        let lines = Locked<[String]>([])
         Signal(values: [1]).log("numbers", to: { lines.append($0) }).subscribe()
-        XCTAssertEqual(lines, ["numbers next(1)", "numbers completed"])
+        XCTAssertEqual(lines.values, ["numbers next(1)", "numbers completed"])
     }
 }

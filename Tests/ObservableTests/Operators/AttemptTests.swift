@@ -5,13 +5,13 @@ import XCTest
 
 /// `attempt(_:)` and `tryMap(_:)`, after RACSignalSpec's `-try:` and `-tryMap:` cases.
 final class AttemptTests: ResourceCheckedTestCase {
-    private func check(_ value: Int) throws(TestError) {
+    private static func check(_ value: Int) throws(TestError) {
         if value < 0 { throw TestError(value) }
     }
 
     func testAttemptPassesValuesWhileTheBlockSucceeds() {
         let log = EventLog<Int, TestError>()
-        Signal<Int, TestError>(values: [1, 2, 3]).attempt { value throws(TestError) in try self.check(value) }
+        Signal<Int, TestError>(values: [1, 2, 3]).attempt { value throws(TestError) in try AttemptTests.check(value) }
             .record(into: log)
         XCTAssertEqual(log.events, [.next(1), .next(2), .next(3), .completed])
     }
@@ -22,7 +22,7 @@ final class AttemptTests: ResourceCheckedTestCase {
         let calls = Counter()
         source.signal.attempt { value throws(TestError) in
             calls.increment()
-            try self.check(value)
+            try AttemptTests.check(value)
         }.record(into: log)
         source.send(1)
         source.send(-2)
@@ -41,7 +41,7 @@ final class AttemptTests: ResourceCheckedTestCase {
     func testTryMapMapsValuesWithTheGivenBlock() {
         let log = EventLog<String, TestError>()
         Signal<Int, TestError>(values: [1, 2]).tryMap { value throws(TestError) -> String in
-            try self.check(value)
+            try AttemptTests.check(value)
             return "v\(value)"
         }.record(into: log)
         XCTAssertEqual(log.events, [.next("v1"), .next("v2"), .completed])

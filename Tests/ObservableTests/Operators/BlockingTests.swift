@@ -158,12 +158,11 @@ final class BlockingTests: ResourceCheckedTestCase {
     }
 }
 
-extension SignalConvertible {
+extension SignalConvertible where Self: Sendable {
     /// Runs `action` once the subscription has been made (after the source's start returned).
-    fileprivate func doSubscribed(_ action: @escaping () -> Void) -> Signal<Value, Failure> {
-        let upstream = signal
-        return Signal { observer in
-            let subscription = upstream.subscribe(observer)
+    fileprivate func doSubscribed(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
+        Signal { observer in
+            let subscription = self.subscribe(observer)
             action()
             return subscription
         }

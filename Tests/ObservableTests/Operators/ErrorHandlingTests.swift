@@ -34,7 +34,7 @@ final class ErrorHandlingTests: ResourceCheckedTestCase {
     func testCatchSwitchesToTheReplacementOnError() {
         let source = Subject<Int, TestError>()
         let log = EventLog<Int, Never>()
-        var caught: [TestError] = []
+        let caught = Locked<[TestError]>([])
         source.catch { error -> Signal<Int, Never> in
             caught.append(error)
             return Signal(values: [8, 9])
@@ -42,7 +42,7 @@ final class ErrorHandlingTests: ResourceCheckedTestCase {
         source.send(1)
         source.sendError(TestError(3))
         XCTAssertEqual(log.events, [.next(1), .next(8), .next(9), .completed])
-        XCTAssertEqual(caught, [TestError(3)])
+        XCTAssertEqual(caught.values, [TestError(3)])
     }
 
     func testCatchCanChangeTheFailureType() {
@@ -54,14 +54,14 @@ final class ErrorHandlingTests: ResourceCheckedTestCase {
     }
 
     func testCatchIsNotCalledOnCompletion() {
-        var called = false
+        let called = Flag()
         let log = EventLog<Int, Never>()
         Signal<Int, TestError>(values: [1]).catch { _ -> Signal<Int, Never> in
-            called = true
+            called.raise()
             return .empty
         }.record(into: log)
         XCTAssertEqual(log.events, [.next(1), .completed])
-        XCTAssertFalse(called)
+        XCTAssertFalse(called.isRaised)
     }
 
     func testCatchDisposalDisposesTheSourceOrTheReplacement() {
@@ -77,11 +77,13 @@ final class ErrorHandlingTests: ResourceCheckedTestCase {
         XCTAssertEqual(sourceDisposed.value, 1)
 
         let replacementDisposed = Counter()
-        let replacement = Signal<Int, Never> { observer in
-            holder.keep(observer)
-            return AnyDisposable { replacementDisposed.increment() }
+        let replacement: @Sendable () -> Signal<Int, Never> = {
+            Signal { observer in
+                holder.keep(observer)
+                return AnyDisposable { replacementDisposed.increment() }
+            }
         }
-        let second = Signal<Int, TestError>(error: TestError()).catch { _ in replacement }.subscribe()
+        let second = Signal<Int, TestError>(error: TestError()).catch { _ in replacement() }.subscribe()
         XCTAssertEqual(replacementDisposed.value, 0)
         second.dispose()
         XCTAssertEqual(replacementDisposed.value, 1)

@@ -8,7 +8,7 @@ private enum Strategy: CaseIterable {
     case merge, latest, concat
 
     func apply<S: SignalConvertible, Inner: SignalConvertible>(
-        _ source: S, _ transform: @escaping (S.Value) -> Inner
+        _ source: S, _ transform: @escaping @Sendable (S.Value) -> Inner
     ) -> Signal<Inner.Value, S.Failure> where Inner.Failure == S.Failure {
         switch self {
         case .merge: return source.flatMap(transform)

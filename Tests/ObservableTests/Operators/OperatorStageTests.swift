@@ -42,12 +42,12 @@ final class OperatorStageTests: XCTestCase {
     func testAStageIsNotStartedInADisposedLifetime() {
         let lifetime = CompositeDisposable()
         lifetime.dispose()
-        var subscribed = false
+        let subscribed = Flag()
         let started = Signal<Int, Never> { _ in
-            subscribed = true
+            subscribed.raise()
             return nil
         }.startAsStage(in: lifetime) { _ in nil }
         XCTAssertFalse(started)
-        XCTAssertFalse(subscribed)
+        XCTAssertFalse(subscribed.isRaised)
     }
 }

@@ -37,39 +37,39 @@ private func assertReleasesCaptureOnCompletion<Output: SignalConvertible>(
 
 final class SideEffectsTests: ResourceCheckedTestCase {
     func testDoNextRunsBeforeEachValueIsSentOn() {
-        var trace: [String] = []
+        let trace = Locked<[String]>([])
         let subject = Subject<Int, TestError>()
         subject.doNext { trace.append("do \($0)") }.subscribe(
             next: { trace.append("next \($0)") }, error: { _ in trace.append("error") })
         subject.send(1)
         subject.send(2)
         subject.sendError(TestError())
-        XCTAssertEqual(trace, ["do 1", "next 1", "do 2", "next 2", "error"])
+        XCTAssertEqual(trace.values, ["do 1", "next 1", "do 2", "next 2", "error"])
     }
 
     func testDoErrorRunsBeforeTheErrorIsSentOnAndNotOnCompletion() {
-        var trace: [String] = []
+        let trace = Locked<[String]>([])
         let subject = Subject<Int, TestError>()
         subject.doError { trace.append("do \($0.code)") }.subscribe(
             next: { trace.append("next \($0)") }, error: { trace.append("error \($0.code)") })
         subject.send(1)
         subject.sendError(TestError(5))
-        XCTAssertEqual(trace, ["next 1", "do 5", "error 5"])
+        XCTAssertEqual(trace.values, ["next 1", "do 5", "error 5"])
 
-        var called = false
-        Signal<Int, TestError>(values: [1]).doError { _ in called = true }.subscribe()
-        XCTAssertFalse(called)
+        let called = Flag()
+        Signal<Int, TestError>(values: [1]).doError { _ in called.raise() }.subscribe()
+        XCTAssertFalse(called.isRaised)
     }
 
     func testDoCompletedRunsBeforeCompletionIsSentOnAndNotOnError() {
-        var trace: [String] = []
+        let trace = Locked<[String]>([])
         Signal<Int, Never>(values: [1]).doCompleted { trace.append("do") }.subscribe(
             next: { trace.append("next \($0)") }, completed: { trace.append("completed") })
-        XCTAssertEqual(trace, ["next 1", "do", "completed"])
+        XCTAssertEqual(trace.values, ["next 1", "do", "completed"])
 
-        var called = false
-        Signal<Int, TestError>(error: TestError()).doCompleted { called = true }.subscribe()
-        XCTAssertFalse(called)
+        let called = Flag()
+        Signal<Int, TestError>(error: TestError()).doCompleted { called.raise() }.subscribe()
+        XCTAssertFalse(called.isRaised)
     }
 
     func testSideEffectsDisposeTheSource() {
@@ -87,19 +87,19 @@ final class SideEffectsTests: ResourceCheckedTestCase {
     }
 
     func testLogWritesEveryEventWithThePrefix() {
-        var lines: [String] = []
+        let lines = Locked<[String]>([])
         let log = EventLog<Int, TestError>()
         let subject = Subject<Int, TestError>()
         subject.log("numbers", to: { lines.append($0) }).record(into: log)
         subject.send(1)
         subject.sendError(TestError(2))
-        XCTAssertEqual(lines, ["numbers next(1)", "numbers error(TestError(code: 2))"])
+        XCTAssertEqual(lines.values, ["numbers next(1)", "numbers error(TestError(code: 2))"])
         XCTAssertEqual(log.events, [.next(1), .error(TestError(2))])
     }
 
     func testLogWithoutPrefixWritesTheBareEvent() {
-        var lines: [String] = []
+        let lines = Locked<[String]>([])
         Signal<Int, Never>(values: [7]).log(to: { lines.append($0) }).subscribe()
-        XCTAssertEqual(lines, ["next(7)", "completed"])
+        XCTAssertEqual(lines.values, ["next(7)", "completed"])
     }
 }

@@ -324,11 +324,6 @@ final class SubscribeOnTests: ResourceCheckedTestCase {
 extension Signal {
     /// Sends this signal's values, then fails with `error` instead of completing (for tests).
     fileprivate func concatError(_ error: Failure) -> Signal {
-        Signal { observer in
-            self.subscribe(
-                next: { observer.send($0) },
-                error: { observer.sendError($0) },
-                completed: { observer.sendError(error) })
-        }
+        concat(Signal(error: error))
     }
 }

@@ -93,15 +93,19 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testTenThousandNestedDeferredSignalsSubscribeTheInnermost() {
-        var chain = Signal<Int, Never>(values: 0..<10)
-        for _ in 0..<Self.nestingDepth {
-            let inner = chain
-            chain = Signal.deferred { inner }
-        }
+        let chain = Self.nestedDeferred(depth: Self.nestingDepth)
         var received: [Int] = []
         var completions = 0
         chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
         XCTAssertEqual(received, Array(0..<10))
         XCTAssertEqual(completions, 1)
     }
+
+    /// `depth` deferred signals, each making the next one when subscribed (a `@Sendable` closure cannot
+    /// capture a ready-made `Signal`), around `Signal(values: 0..<10)`.
+    private static func nestedDeferred(depth: Int) -> Signal<Int, Never> {
+        guard depth > 0 else { return Signal(values: 0..<10) }
+        return Signal.deferred { nestedDeferred(depth: depth - 1) }
+    }
+
 }

@@ -86,14 +86,14 @@ final class DisposalDeadlockRegressionTests: ResourceCheckedTestCase {
                 // `merge(b, a)` subscribes while `merge(a, b)` is between its two inputs, so `a` delivers to
                 // the first merge first and `b` to the second merge first: each merge fails on its own
                 // thread, then ends its subscription to the subject the other thread is delivering.
-                var second: (subscription: any Disposable, log: EventLog<Int, TestError>)?
+                let second = Locked<(subscription: any Disposable, log: EventLog<Int, TestError>)?>(nil)
                 let bAfterTheSecondMerge = Signal<Int, TestError>.deferred { () -> Subject<Int, TestError> in
                     let log = EventLog<Int, TestError>()
-                    second = (Signal.merge(b, a).record(into: log), log)
+                    second.value = (Signal.merge(b, a).record(into: log), log)
                     return b
                 }
                 round.record(Signal.merge(a.signal, bAfterTheSecondMerge))
-                if let second {
+                if let second = second.value {
                     round.subscriptions.append(second.subscription)
                     round.logs.append(second.log)
                 }

@@ -80,7 +80,7 @@ struct HotSpec: CustomStringConvertible {
 }
 
 /// A random pipeline.
-indirect enum FuzzNode: CustomStringConvertible {
+indirect enum FuzzNode: CustomStringConvertible, Sendable {
     // Leaves.
     case cold([TimedFuzzEvent])
     case sync([Int], FuzzEvent, viaRecipe: Bool)
@@ -482,21 +482,18 @@ final class FuzzCase: @unchecked Sendable {
         case .withLatestFrom(let a, let b): return build(a).withLatestFrom(build(b)).map { $0 + $1 }
         case .sample(let a, let b): return build(a).sample(on: build(b))
         case .takeUntil(let a, let b): return build(a).take(until: build(b))
+        // A `Signal` is not `Sendable`: the operators' closures build the inner signal (building has no
+        // side effects; only subscribing does).
         case .catchError(let a, let b):
-            let replacement = build(b)
-            return build(a).catch { _ in replacement }
+            return build(a).catch { _ in self.build(b) }
         case .then(let a, let b):
-            let next = build(b)
-            return build(a).then { next }
+            return build(a).then { self.build(b) }
         case .flatMap(let a, let b):
-            let inner = build(b)
-            return build(a).flatMap { v in inner.map { $0 + v } }
+            return build(a).flatMap { v in self.build(b).map { $0 + v } }
         case .flatMapLatest(let a, let b):
-            let inner = build(b)
-            return build(a).flatMapLatest { v in inner.map { $0 + v } }
+            return build(a).flatMapLatest { v in self.build(b).map { $0 + v } }
         case .concatMap(let a, let b):
-            let inner = build(b)
-            return build(a).concatMap { v in inner.map { $0 + v } }
+            return build(a).concatMap { v in self.build(b).map { $0 + v } }
         }
     }
 }

@@ -266,7 +266,7 @@ final class ReliabilityRegressionTests: ResourceCheckedTestCase {
             ("flatMap", outer.flatMap { Signal(value: $0) }),
             ("concatMap", outer.concatMap { Signal(value: $0) }),
             ("flatMapLatest", outer.flatMapLatest { Signal(value: $0) }),
-            ("retry", Signal<Int, TestError>.deferred { failing }.retry(1_000).catch { _ in outer }),
+            ("retry", Signal<Int, TestError>.deferred { Signal(error: TestError()) }.retry(1_000).catch { _ in outer }),
             ("concat", Signal<Int, TestError>(value: 0).concat(outer)),
             ("merge", Signal.merge([Signal(value: 0), outer.signal])),
             ("combineLatest", Signal.combineLatest(Signal(value: 0), outer).map { $0 + $1 }),

@@ -230,8 +230,9 @@ final class ResourceLeakTests: ResourceCheckedTestCase {
         let log = EventLog<Int, TestError>()
         let outer = Subject<Int, TestError>()
         var first: Subject<Int, TestError>? = Subject()
-        let firstSignal = first!.signal
-        let subscription = outer.flatMap { $0 == 0 ? firstSignal : Signal(value: 9) }.record(into: log)
+        // The very signal of `first`, made before `first` goes away; single-threaded test, so the box is safe.
+        let firstSignal = UncheckedBox(first!.signal)
+        let subscription = outer.flatMap { $0 == 0 ? firstSignal.value : Signal(value: 9) }.record(into: log)
         outer.send(0)
         first = nil
         outer.send(1)
@@ -244,8 +245,9 @@ final class ResourceLeakTests: ResourceCheckedTestCase {
         let log = EventLog<Int, TestError>()
         let outer = Subject<Int, TestError>()
         var first: Subject<Int, TestError>? = Subject()
-        let firstSignal = first!.signal
-        let subscription = outer.concatMap { $0 == 0 ? firstSignal : Signal(value: 9) }.record(into: log)
+        // The very signal of `first`, made before `first` goes away; single-threaded test, so the box is safe.
+        let firstSignal = UncheckedBox(first!.signal)
+        let subscription = outer.concatMap { $0 == 0 ? firstSignal.value : Signal(value: 9) }.record(into: log)
         outer.send(0)
         outer.send(1)  // queued behind the first inner, which can never complete now
         first = nil
