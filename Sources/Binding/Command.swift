@@ -101,6 +101,8 @@ public final class Command<Input, Output, Failure: Error> {
     }
 
     private let work: (Input) -> Signal<Output, Failure>
+    /// Where `work` runs: the actor of the code that made the command (`nil`: nonisolated code).
+    private let isolation: CallerIsolation?
     private let core: CommandCore<Output, Failure>
     private let enabledSubscription: any Disposable
 
@@ -118,14 +120,20 @@ public final class Command<Input, Output, Failure: Error> {
     ///     that sends at once (`Signal(value: false)`) sets ``enabled`` before `init` returns.
     ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight;
     ///     the initial value of ``allowsConcurrentExecution``, which you may change later.
-    ///   - execute: builds the work for one execution; called on the thread that executes, before the
-    ///     command counts the execution.
+    ///   - isolation: the actor of the calling code, where `execute` runs (<doc:Isolation>).
+    ///   - execute: builds the work for one execution, before the command counts the execution. Made in
+    ///     actor-isolated code (a `@MainActor` view model), it runs on that actor: at once when
+    ///     ``execute(_:)`` is called there, else queued to it (the execution then counts at once and its
+    ///     work starts when the actor runs it). Made in nonisolated code, it runs on the thread that
+    ///     calls ``execute(_:)``.
     public init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
         execute: @escaping (Input) -> Signal<Output, Failure>
     ) {
         self.work = execute
+        self.isolation = CallerIsolation(isolation)
         let core = CommandCore<Output, Failure>(allowsConcurrentExecution: allowsConcurrentExecution)
         self.core = core
         enabledSubscription = enabled.subscribe(next: { value in core.setEnabledInput(value) })
@@ -162,8 +170,15 @@ public final class Command<Input, Output, Failure: Error> {
         guard let admission = core.admit() else {
             return Signal(error: .disabled)
         }
-        // RAC calls the signal block before the command counts the execution.
-        let signal = work(input)
+        // RAC calls the signal block before the command counts the execution. Off the command's actor,
+        // the block is queued to the actor and the execution counts at once.
+        let signal: Signal<Output, Failure>
+        if let isolation, !isolation.isCurrent {
+            let work = self.work
+            signal = Signal.uncheckedDeferred { work(input) }.started(on: isolation)
+        } else {
+            signal = work(input)
+        }
         guard let replay = core.begin(admission, running: signal) else {
             return .empty  // cancelled while the closure ran: nothing started
         }

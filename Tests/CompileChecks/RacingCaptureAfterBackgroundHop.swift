@@ -13,7 +13,8 @@ final class ResultsViewModel {
 
     init(query: Subject<String, Never>) {
         let counter = self.counter
-        subscription = query
+        subscription =
+            query
             .deliver(on: QueueScheduler(priority: .background))
             .map { text in
                 counter.count += 1  // would race with bump() below

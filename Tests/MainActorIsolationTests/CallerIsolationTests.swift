@@ -18,7 +18,8 @@ final class ResultsViewModel {
     private var subscription: ScopedDisposable?
 
     init(query: Subject<String, Never>) {
-        subscription = query
+        subscription =
+            query
             .deliver(on: QueueScheduler(priority: .background))
             .map { text in (1...3).map { "\(text) \($0)" } }  // runs in the background
             .subscribe(next: { [weak self] rows in
@@ -152,6 +153,25 @@ final class StatusView: BindingTarget {
         await runMainLoop(until: { view.isBusy })
         busy.send(false)
         #expect(!view.isBusy, "a send on the main actor sets the property at once")
+    }
+
+    @Test func testCommandMadeOnTheMainActorRunsItsWorkThereWhenExecutedFromABackgroundThread() async {
+        var workOffTheMainActor = 0
+        var started: [String] = []
+        let search = Command { (query: String) -> Signal<String, Never> in
+            if !isOnMainActor() { workOffTheMainActor += 1 }
+            started.append(query)  // main-actor state, touched without a hop by hand
+            return Signal(value: query.uppercased())
+        }
+        var results: [String] = []
+        search.executionSignals.flatten().subscribe(next: { results.append($0) })
+        DispatchQueue.global().async { search.execute("swift") }
+        await runMainLoop(until: { results == ["SWIFT"] })
+        #expect(started == ["swift"])
+        #expect(workOffTheMainActor == 0)
+        search.execute("linux")
+        #expect(started == ["swift", "linux"], "executed on the main actor, the work starts at once")
+        #expect(results == ["SWIFT", "LINUX"])
     }
 
     @Test func testSubscriberWrittenInAnotherActorRunsIsolatedToIt() async {
