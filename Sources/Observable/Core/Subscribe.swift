@@ -86,7 +86,7 @@ extension SignalConvertible {
     /// ``Observer`` of another recipe, disposing that outer subscription disposes this one too.
     ///
     /// ```swift
-    /// let source = Signal<Int, Never>(values: [1, 2, 3])
+    /// let source = Subject<Int, Never>()
     /// let relay = Signal<Int, Never> { observer in
     ///     source.subscribe(observer)
     /// }

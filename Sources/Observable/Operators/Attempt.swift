@@ -6,7 +6,7 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// enum SaveError: Error { case diskFull }
-    /// func write(_ text: String) throws(SaveError) { if text.isEmpty { throw .diskFull } }
+    /// @Sendable func write(_ text: String) throws(SaveError) { if text.isEmpty { throw .diskFull } }
     /// let drafts = Subject<String, SaveError>()
     /// drafts.attempt { text throws(SaveError) in try write(text) }
     ///     .subscribe(next: { print("saved", $0) }, error: { print("failed:", $0) })

@@ -34,8 +34,7 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// let save = Signal<Void, Never>.empty                // completes once saved
-    /// let summary = Signal<String, Never>(value: "3 pages")
-    /// save.then { summary }.subscribe(next: { print($0) })
+    /// save.then { Signal<String, Never>(value: "3 pages") }.subscribe(next: { print($0) })
     /// ```
     /// Marble: `-a-b-|` then `-x-|` → `------x-|`
     @inlinable

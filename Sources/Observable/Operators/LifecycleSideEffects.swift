@@ -3,9 +3,9 @@ extension SignalConvertible {
     /// (RAC's `initially:`).
     ///
     /// ```swift
-    /// var attempts = 0
+    /// let attempts = MutableProperty(0)
     /// let request = Signal<Int, Never>(value: 200)
-    /// request.initially { attempts += 1 }.subscribe()   // attempts == 1
+    /// request.initially { attempts.modify { $0 += 1 } }.subscribe()   // attempts.value == 1
     /// ```
     /// Marble: `-1-|` → `-1-|` (calling `action()` at subscription)
     @inlinable

@@ -91,8 +91,7 @@ extension SignalConvertible where Failure == Never {
     /// ```swift
     /// enum SaveError: Error { case diskFull }
     /// let confirmed = Signal<Void, Never>.empty
-    /// let save = Signal<String, SaveError>(value: "saved")
-    /// confirmed.then { save }.subscribe(next: { print($0) }, error: { print($0) })
+    /// confirmed.then { Signal<String, SaveError>(value: "saved") }.subscribe(next: { print($0) }, error: { print($0) })
     /// ```
     @_disfavoredOverload
     @inlinable
@@ -107,7 +106,7 @@ extension SignalConvertible where Failure == Never {
     ///
     /// ```swift
     /// enum SearchError: Error { case offline }
-    /// func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// @Sendable func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
     /// let query = MutableProperty("rac")
     /// query.flatMap { search($0) }.subscribe(next: { print($0) }, error: { print($0) })
     /// ```

@@ -177,7 +177,7 @@ extension SignalConvertible where Failure == Never {
     /// ```swift
     /// enum SearchError: Error { case offline }
     /// let query = Subject<String, Never>()
-    /// func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// @Sendable func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
     /// let results = query.promoteError(SearchError.self).flatMapLatest { search($0) }
     /// ```
     /// Marble: `-1-2-|` → `-1-2-|`

@@ -107,5 +107,4 @@ final class DeepChainTests: XCTestCase {
         guard depth > 0 else { return Signal(values: 0..<10) }
         return Signal.deferred { nestedDeferred(depth: depth - 1) }
     }
-
 }
