@@ -15,8 +15,7 @@ extension SignalConvertible where Value == Data {
     /// ```
     /// Marble: `-"ab\ncd"-"e\nf"-|` → `-"ab"-"cde"-"f"|`
     public func lines() -> Signal<String, Failure> {
-        let upstream = signal
-        return Signal.uncheckedCreate({ observer in
+        return Signal(wrapping: self) { upstream, observer in
             // Mutated only from the upstream's callbacks, which never run concurrently.
             var decoder = LineDecoder()
             return upstream.subscribe(
@@ -28,7 +27,7 @@ extension SignalConvertible where Value == Data {
                     if let last = decoder.finish() { observer.send(last) }
                     observer.sendCompleted()
                 })
-        })
+        }
     }
 }
 

@@ -102,6 +102,40 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         self = Signal.uncheckedCreate(recipe)
     }
 
+    /// Creates a signal from `upstream` and a recipe that subscribes to it, once per subscription: how to
+    /// write an operator of your own. The recipe receives `upstream` as a parameter — a `@Sendable` recipe
+    /// cannot capture a ``Signal`` (<doc:Isolation>) — and keeps its per-subscription state in locals:
+    /// the closures it passes to `subscribe` run one event at a time.
+    ///
+    /// ```swift
+    /// extension SignalConvertible where Value == String, Failure == Never {
+    ///     /// Numbers the values of each subscription: "1. a", "2. b", …
+    ///     func numbered() -> Signal<String, Never> {
+    ///         Signal(wrapping: self) { upstream, observer in
+    ///             var count = 0                      // one counter per subscription
+    ///             return upstream.subscribe(
+    ///                 next: { text in
+    ///                     count += 1
+    ///                     observer.send("\(count). \(text)")
+    ///                 },
+    ///                 completed: { observer.sendCompleted() })
+    ///         }
+    ///     }
+    /// }
+    /// Signal(values: ["a", "b"]).numbered().subscribe(next: { print($0) })   // 1. a, 2. b
+    /// ```
+    @inlinable
+    public init<Upstream: SignalConvertible>(
+        wrapping upstream: Upstream,
+        _ recipe:
+            @escaping @Sendable (Signal<Upstream.Value, Upstream.Failure>, Observer<Value, Failure>) -> (
+                any Disposable
+            )?
+    ) {
+        let upstream = upstream.signal
+        self = Signal.uncheckedCreate { observer in recipe(upstream, observer) }
+    }
+
     /// `init(_:)` for Tether's own sources, whose recipes hold state the compiler cannot prove `Sendable`
     /// (a control its bridge reads on the control's own thread, per-subscription state): see
     /// ``SignalConvertible/uncheckedMap(_:function:)``.
