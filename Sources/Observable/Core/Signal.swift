@@ -107,6 +107,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// cannot capture a ``Signal`` (<doc:Isolation>) — and keeps its per-subscription state in locals:
     /// the closures it passes to `subscribe` run one event at a time.
     ///
+    /// <!-- example: top-level -->
     /// ```swift
     /// extension SignalConvertible where Value == String, Failure == Never {
     ///     /// Numbers the values of each subscription: "1. a", "2. b", …
@@ -122,7 +123,10 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ///         }
     ///     }
     /// }
-    /// Signal(values: ["a", "b"]).numbered().subscribe(next: { print($0) })   // 1. a, 2. b
+    ///
+    /// func printNumbered() {
+    ///     Signal(values: ["a", "b"]).numbered().subscribe(next: { print($0) })   // 1. a, 2. b
+    /// }
     /// ```
     @inlinable
     public init<Upstream: SignalConvertible>(
