@@ -7,7 +7,7 @@ extension BindingTarget {
     /// latest when the next value arrives. Only signals that cannot fail bind: handle errors first
     /// (`catch`, `retry`, …) — a failing signal does not compile here.
     ///
-    /// The property is set on the thread where `source` sends; use ``bind(_:to:on:)`` to set it on a
+    /// The property is set on the thread where `source` sends; use ``bind(_:to:on:isolation:)`` to set it on a
     /// scheduler (a UI thread).
     ///
     /// ```swift
@@ -35,7 +35,7 @@ extension BindingTarget {
     }
 
     /// Sets `keyPath` to every value of `source` on `scheduler` — for objects that must only be touched
-    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:)-(ReferenceWritableKeyPath<Self,Value>,_)``.
+    /// on one thread or queue (a UI's). Values keep their order; otherwise as ``bind(_:to:isolation:)-(ReferenceWritableKeyPath<Self,Value>,_,_)``.
     ///
     /// ```swift
     /// final class ResultsView: BindingTarget { var rows: [String] = [] }

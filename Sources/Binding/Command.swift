@@ -120,7 +120,7 @@ public final class Command<Input, Output, Failure: Error> {
     ///     that sends at once (`Signal(value: false)`) sets ``enabled`` before `init` returns.
     ///   - allowsConcurrentExecution: whether `execute` may start while an execution is in flight;
     ///     the initial value of ``allowsConcurrentExecution``, which you may change later.
-    ///   - isolation: the actor of the calling code, where `execute` runs (<doc:Isolation>).
+    ///   - isolation: the actor of the calling code, where `execute` runs (see "Isolation" in `Observable`).
     ///   - execute: builds the work for one execution, before the command counts the execution. Made in
     ///     actor-isolated code (a `@MainActor` view model), it runs on that actor: at once when
     ///     ``execute(_:)`` is called there, else queued to it (the execution then counts at once and its
