@@ -11,6 +11,12 @@ import Observable
 struct FileWatchCoalescing: Sendable {
     let window: Duration
     let scheduler: any Scheduler
+
+    /// A negative window counts as zero.
+    init(window: Duration, scheduler: any Scheduler) {
+        self.window = max(window, .zero)
+        self.scheduler = scheduler
+    }
 }
 
 /// Runs `work` serially — whoever finds it idle runs it, a request made meanwhile makes the runner go
@@ -75,7 +81,9 @@ final class WatchDrain: @unchecked Sendable {
             return self.work
         }
         guard let work else { return }
-        repeat { work() } while lock.withLock { () -> Bool in
+        repeat {
+            work()
+        } while lock.withLock { () -> Bool in
             if again && !disposed {
                 again = false
                 return true

@@ -1,6 +1,5 @@
 import Foundation
 import Observable
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -66,9 +65,6 @@ final class Inotify: @unchecked Sendable {
 
     private let lock = Lock()
     private var instance: Instance?
-
-    /// The inotify events read so far by every instance (tests wait on it before advancing virtual time).
-    package static let eventsRead = EventCounter()
 
     /// One registration: removing it is idempotent.
     final class Watch: Disposable, @unchecked Sendable {
@@ -197,7 +193,8 @@ final class Inotify: @unchecked Sendable {
             let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
             guard descriptor >= 0 else {
                 let code = errno
-                return .failure(code == EMFILE ? .instanceLimitReached : .systemCallFailed(call: "inotify_init1", errno: code))
+                return .failure(
+                    code == EMFILE ? .instanceLimitReached : .systemCallFailed(call: "inotify_init1", errno: code))
             }
             let instance = Instance(descriptor: descriptor)
             // The reader owns the descriptor from now on. Unowned: the instance owns the reader, and its
@@ -231,7 +228,6 @@ final class Inotify: @unchecked Sendable {
         private func handle(_ chunk: UnsafeRawBufferPointer) {
             let headerSize = MemoryLayout<inotify_event>.size
             var offset = 0
-            var count = 0
             while offset + headerSize <= chunk.count {
                 let wd = chunk.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let mask = chunk.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
@@ -242,10 +238,8 @@ final class Inotify: @unchecked Sendable {
                 let nameBytes = UnsafeRawBufferPointer(rebasing: chunk[nameStart..<(nameStart + length)])
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                 offset = nameStart + length
-                count += 1
                 handle(wd: wd, mask: mask, cookie: cookie, name: name)
             }
-            Inotify.eventsRead.add(count)
             // A rename's second half may be in the next read: wait a little for it before calling the first
             // half a move out of sight.
             if pending != nil {
@@ -325,15 +319,6 @@ final class Inotify: @unchecked Sendable {
             for client in directory.clients { client.receive(notice) }
         }
     }
-}
-
-/// A thread-safe count (tests read it).
-package final class EventCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    init() {}
-    func add(_ amount: Int) { value.add(amount, ordering: .relaxed) }
-    /// The count so far.
-    package var count: Int { value.load(ordering: .relaxed) }
 }
 
 /// `directory` joined with an entry's `name` (no doubled slash after `/`).

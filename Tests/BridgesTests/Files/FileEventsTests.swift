@@ -66,7 +66,8 @@ final class FileEventsTests: ResourceCheckedTestCase {
         mkdir(directory("marker"), 0o755)
         wait(for: [marker], timeout: 30)
         XCTAssertEqual(
-            log.values, [.moved(from: directory("draft.txt"), to: directory("final.txt")), .created(directory("marker"))])
+            log.values,
+            [.moved(from: directory("draft.txt"), to: directory("final.txt")), .created(directory("marker"))])
     }
 
     func testARenameByAnotherProcessIsOneMovedEvent() {
@@ -78,7 +79,9 @@ final class FileEventsTests: ResourceCheckedTestCase {
         defer { watching.dispose() }
 
         let done = log.expectation(count: 2)
-        runShell("mv \(shellQuoted(directory("a"))) \(shellQuoted(directory("b"))) && mkdir \(shellQuoted(directory("marker")))")
+        runShell(
+            "mv \(shellQuoted(directory("a"))) \(shellQuoted(directory("b"))) && mkdir \(shellQuoted(directory("marker")))"
+        )
         wait(for: [done], timeout: 30)
         XCTAssertEqual(log.values, [.moved(from: directory("a"), to: directory("b")), .created(directory("marker"))])
     }
@@ -231,9 +234,10 @@ final class FileEventsTests: ResourceCheckedTestCase {
     }
 
     func testAnOverflowOfTheEventQueueIsAnError() throws {
-        let limit = Int(
-            (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16_384
+        let limit =
+            Int(
+                (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16_384
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         writeInPlace(directory("a"), "")

@@ -99,8 +99,10 @@ final class FileWatchResourceTests: ResourceCheckedTestCase {
                 case 0: subscription = Signal.fileEvents(at: directory.path).subscribe(next: { _ in })
                 case 1: subscription = Signal.directoryEntries(at: directory.path).subscribe(next: { _ in })
                 default:
-                    subscription = Signal.fileEvents(at: directory.path, coalescingFor: .milliseconds(1), on: QueueScheduler())
-                        .subscribe(next: { _ in })
+                    subscription = Signal.fileEvents(
+                        at: directory.path, coalescingFor: .milliseconds(1), on: QueueScheduler()
+                    )
+                    .subscribe(next: { _ in })
                 }
                 subscription.dispose()
             }

@@ -87,7 +87,8 @@ func asNobody<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Res
     let setfsgid = unsafeBitCast(setfsgidSymbol, to: SetFilesystemID.self)
     let box = Locked<Result?>(nil)
     let finished = startThread {
-        let user = UInt32(bitPattern: Int32(getuid())), group = UInt32(bitPattern: Int32(getgid()))
+        let user = UInt32(bitPattern: Int32(getuid()))
+        let group = UInt32(bitPattern: Int32(getgid()))
         _ = setfsgid(65_534)
         _ = setfsuid(65_534)
         // setfsuid returns the previous value; a second call with the same value tells whether it took.
