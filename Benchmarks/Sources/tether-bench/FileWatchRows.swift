@@ -43,8 +43,9 @@ enum FileWatchRows {
         var cleanup: [() -> Void] = []
 
         init() {
-            directory = NSTemporaryDirectory() + "tether-bench-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let directory = NSTemporaryDirectory() + "tether-bench-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             mkdir(directory, 0o755)
+            self.directory = directory
             files = ["a", "b"].map { open(directory + "/" + $0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
         }
 
@@ -90,6 +91,10 @@ enum FileWatchRows {
             defer { buffer.deallocate() }
             let header = MemoryLayout<inotify_event>.size
             reading: while true {
+                // Wait with poll(2) first, as Tether's reader does: a read(2) blocked on its own wakes for
+                // every event and reads them one by one, which made this loop slower than Tether's (0.6×).
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&request, 1, -1) < 0 { break }
                 let count = read(descriptor, buffer.baseAddress, size)
                 if count <= 0 { break }
                 var offset = 0
