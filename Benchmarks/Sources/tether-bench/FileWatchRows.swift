@@ -43,7 +43,8 @@ enum FileWatchRows {
         var cleanup: [() -> Void] = []
 
         init() {
-            let directory = NSTemporaryDirectory() + "tether-bench-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let directory =
+                NSTemporaryDirectory() + "tether-bench-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             mkdir(directory, 0o755)
             self.directory = directory
             files = ["a", "b"].map { open(directory + "/" + $0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
@@ -101,7 +102,8 @@ enum FileWatchRows {
                 while offset + header <= count {
                     let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                     let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                    let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<(offset + header + length)])
+                    let nameBytes = UnsafeRawBufferPointer(
+                        rebasing: buffer[(offset + header)..<(offset + header + length)])
                     let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                     offset += header + length
                     if mask & UInt32(IN_CREATE) != 0 { break reading }  // the fixture's stop marker
