@@ -34,6 +34,24 @@ final class DirectoryEntriesTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.values, expected)
     }
 
+    func testListingsAreCoalescedIntoOnePerWindowOnTheScheduler() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let scheduler = TestScheduler()
+        let log = EventLog<[String], FileWatchError>()
+        let watching = Signal.directoryEntries(at: directory.path, coalescingFor: .seconds(2), on: scheduler)
+            .record(into: log)
+        defer { watching.dispose() }
+        XCTAssertEqual(log.values, [[]], "the first list is read at once")
+
+        for name in ["x", "y", "z"] { writeInPlace(directory(name), name) }
+        waitUntil { scheduler.pendingCount == 1 }  // the first change opened a window
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(log.values, [[]])
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(log.values, [[], ["x", "y", "z"]], "one list, at the end of the window")
+    }
+
     func testAFileAMissingDirectoryAndAnUnreadableDirectoryAreTypedErrors() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

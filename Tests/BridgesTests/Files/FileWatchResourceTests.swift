@@ -67,6 +67,33 @@ final class FileWatchResourceTests: ResourceCheckedTestCase {
         holder.value = nil
     }
 
+    func testDisposeFromAnotherThreadReturnsAfterTheRunningCallback() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let order = Locked<[String]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let subscription = Signal.fileEvents(at: directory.path).subscribe(next: { _ in
+            entered.signal()
+            release.wait()
+            order.mutate { $0.append("callback returned") }
+        })
+        writeInPlace(directory("trigger"), "")
+        waitOrFail(entered, "the callback")
+        let disposing = DispatchSemaphore(value: 0)
+        let disposed = startThread {
+            disposing.signal()
+            subscription.dispose()
+            order.mutate { $0.append("dispose returned") }
+        }
+        disposing.wait()
+        usleep(20_000)  // gives dispose() time to (wrongly) return while the callback still runs
+        release.signal()
+        waitOrFail(disposed, "dispose")
+        XCTAssertEqual(order.value.first, "callback returned")
+        XCTAssertEqual(order.value.last, "dispose returned")
+    }
+
     func testNothingArrivesAfterDispose() {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
