@@ -11,6 +11,8 @@ extension Signal where Value == FileEvent, Failure == FileWatchError {
     ///   deleted and created again, or replaced by a rename (an editor's atomic save:
     ///   ``FileEvent/moved(from:to:)`` onto the path), keeps being followed; the signal completes when the
     ///   directory holding it is deleted or moved.
+    /// - A symbolic link to a directory is followed; for a link to a file, its own entry is watched (a change
+    ///   to the file it points to in another directory is not seen: watch that path).
     /// - A rename is one ``FileEvent/moved(from:to:)``. The kernel reports its two halves separately; a
     ///   first half waits up to 50 ms on the reader thread for its second, and one that never comes (a move
     ///   out of every watch's sight) is ``FileEvent/deleted(_:)``.
@@ -97,7 +99,12 @@ extension Signal where Value == Data, Failure == FileWatchError {
     /// nothing is sent: the next file at the path is read as it appears. After an event-queue overflow the
     /// file is simply re-read. The signal completes when the directory holding the file is deleted or moved.
     ///
-    /// Re-reads run on the watches' shared background thread. The file must exist when you subscribe
+    /// Re-reads run on the watches' shared background thread. A path that is a symbolic link is read
+    /// through the link, but changes are watched in the link's own directory.
+    ///
+    /// A program that writes the file in place (truncating it, then writing) can be caught by a re-read
+    /// that an earlier change started; its final contents always follow when it closes the file. A save
+    /// through a renamed temporary file never shows a partial file. The file must exist when you subscribe
     /// (else ``FileWatchError/noSuchPath(_:)``), and be a file (else ``FileWatchError/isADirectory(_:)``);
     /// a file that cannot be read fails with ``FileWatchError/permissionDenied(_:)`` or
     /// ``FileWatchError/readFailed(path:errno:)``. Disposing removes the watch.
