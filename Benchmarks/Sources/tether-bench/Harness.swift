@@ -159,7 +159,7 @@ struct Options {
         print(
             """
             usage: tether-bench [--filter W1,W4] [--quick] [--repetitions N] [--json FILE]
-              --filter        run only these workloads (W1 … W10)
+              --filter        run only these workloads (W1 … W10, FILES)
               --quick         a smoke run: 3 repetitions, a tenth of the operations
               --repetitions   repetitions per implementation (default 9; at least 7 is the method)
               --json FILE     also write every measurement as JSON

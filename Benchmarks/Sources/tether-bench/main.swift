@@ -227,10 +227,24 @@ do {
             ]))
 }
 
+// Files (issue 32): inotify events delivered through `Signal.fileEvents(at:)` against a raw `read` loop on an
+// inotify descriptor; ns per event (FileWatchRows.swift).
+do {
+    let n = size(100_000)
+    rows.append(
+        Row(
+            workload: "FILES", label: "Files: inotify events", operations: n, unit: "event",
+            reference: "raw read loop", goals: ["Tether": "≤ 1.1×"],
+            contenders: [
+                Contender(name: "raw read loop", prepare: { FileWatchRows.raw(n) }),
+                Contender(name: "Tether", prepare: { FileWatchRows.tether(n) }),
+            ]))
+}
+
 let selected = rows.filter { row in
     options.includes(row.workload) && (options.row.map { row.label.contains($0) } ?? true)
 }
-if selected.isEmpty { Options.usage("--filter and --row match no row (workloads W1 … W10)") }
+if selected.isEmpty { Options.usage("--filter and --row match no row (workloads W1 … W10, FILES)") }
 print(
     "tether-bench: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
         + "\(runner.repetitions) repetitions\(options.quick ? " (quick)" : ""), ns per operation")
