@@ -1,7 +1,8 @@
 /// Records every event a signal sends, with the time on a scheduler's clock, for assertions.
 ///
 /// Subscribe with ``SignalConvertible/record(on:frame:)``; advance the ``TestScheduler``; then compare
-/// the ``events`` (exact times), the ``values``, or the ``marbles`` string (frame resolution):
+/// the ``events`` (exact times), the ``values``, or the ``marbles`` string (a diagram when one states the
+/// times exactly, else a listing of the events: see ``Marbles/render(_:frame:start:symbol:)``):
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
