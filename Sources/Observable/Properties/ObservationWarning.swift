@@ -19,6 +19,9 @@
 ///   class without the `@Observable` macro's registrar). `deallocated` then never completes, and a
 ///   key-path observation of such an object completes on the next change after the object is gone.
 ///
+/// - ``Kind-swift.enum/malformedNotification``: a post did not decode into a `TypedNotification`'s
+///   payload (module Bridges). The signal skipped it and keeps observing.
+///
 /// The default handler prints each distinct warning once to standard error. Replace it to route
 /// warnings elsewhere (a logger, a test).
 ///
@@ -49,6 +52,16 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
         /// Plain().deallocated   // reports .noLifetimeStorage
         /// ```
         case noLifetimeStorage
+        /// A posted notification did not decode into the payload of the `TypedNotification` a signal
+        /// observes (module Bridges): the signal skipped it and keeps observing. The subject is the
+        /// notification's name.
+        ///
+        /// ```swift
+        /// ObservationWarning.handler = { warning in
+        ///     if warning.kind == .malformedNotification { print("bad post of", warning.subject) }
+        /// }
+        /// ```
+        case malformedNotification
     }
 
     /// Which problem this is.
@@ -115,6 +128,15 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
             message: "observe(\(subject)) read no @Observed property (a plain var or let cannot be "
                 + "observed): the signal sent the current value and completed. Mark the property "
                 + "@Observed, or observe an @Observed property it depends on.")
+    }
+
+    /// Reports a post of `name` that did not decode into `payload` (used by Bridges' typed notifications).
+    package static func malformedNotification(_ name: String, payload: Any.Type, reason: String) {
+        report(
+            .malformedNotification, subject: name,
+            message: "a post of the notification \(name) did not decode into \(payload) (\(reason)): skipped, "
+                + "the signal keeps observing. Pass `malformed: .fail` to get it as a BridgeError, or "
+                + "`malformed: .skip` to skip such posts without this warning.")
     }
 
     static func noLifetimeStorage(_ type: Any.Type) {
