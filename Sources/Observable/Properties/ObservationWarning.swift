@@ -22,6 +22,9 @@
 /// - ``Kind-swift.enum/malformedNotification``: a post did not decode into a `TypedNotification`'s
 ///   payload (module Bridges). The signal skipped it and keeps observing.
 ///
+/// - ``Kind-swift.enum/userDefaultsChangesNotPosted``: a `UserDefaults` channel terminal was made on
+///   Linux, where direct `set(_:forKey:)` calls post no change notification (module Binding).
+///
 /// The default handler prints each distinct warning once to standard error. Replace it to route
 /// warnings elsewhere (a logger, a test).
 ///
@@ -62,6 +65,16 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
         /// }
         /// ```
         case malformedNotification
+        /// A `UserDefaults` channel terminal was made on Linux, where Foundation posts no
+        /// `UserDefaults.didChangeNotification`: a change made with `set(_:forKey:)` directly is not
+        /// followed unless the notification is posted after it (module Binding). The subject is the key.
+        ///
+        /// ```swift
+        /// ObservationWarning.handler = { warning in
+        ///     if warning.kind == .userDefaultsChangesNotPosted { print("key:", warning.subject) }
+        /// }
+        /// ```
+        case userDefaultsChangesNotPosted
     }
 
     /// Which problem this is.
@@ -137,6 +150,18 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
             message: "a post of the notification \(name) did not decode into \(payload) (\(reason)): skipped, "
                 + "the signal keeps observing. Pass `malformed: .fail` to get it as a BridgeError, or "
                 + "`malformed: .skip` to skip such posts without this warning.")
+    }
+
+    /// Reports that a `UserDefaults` channel for `key` cannot follow direct sets on this platform (used
+    /// by Binding's `UserDefaults.channel(forKey:as:)` on Linux); the default handler prints it once per
+    /// key.
+    package static func userDefaultsChangesNotPosted(key: String) {
+        report(
+            .userDefaultsChangesNotPosted, subject: "UserDefaults.channel(forKey:)",
+            message: "UserDefaults.channel(forKey: \"\(key)\") on Linux: Foundation posts no "
+                + "UserDefaults.didChangeNotification here, so a change made with set(_:forKey:) directly is "
+                + "not followed. Change the value through a channel terminal, or post "
+                + "UserDefaults.didChangeNotification (object: the defaults) after setting it.")
     }
 
     static func noLifetimeStorage(_ type: Any.Type) {
