@@ -14,7 +14,7 @@ private final class LoginViewModel: KeyPathObservable {
     // Derived from this object's own @Observed properties: `lazy var`, because a `let` cannot call
     // observe(_:) in init (self is usable only once every stored property is set). init builds them.
     private(set) lazy var canSignIn = Signal.combineLatest(
-        observe(\.username).map { $0.count >= 3 },                      // RACObserve
+        observe(\.username).map { $0.count >= 3 },  // RACObserve
         observe(\.password).map { $0.count >= 6 }
     ).map { $0 && $1 }
     private(set) lazy var signIn = Command(enabled: canSignIn) { [weak self] () -> Signal<Bool, Never> in
@@ -24,7 +24,7 @@ private final class LoginViewModel: KeyPathObservable {
 
     init(service: @escaping (String, String) -> Signal<Bool, Never>) {
         self.service = service
-        self[\.isSigningIn] <~ signIn.executing                             // RAC(self, isSigningIn) = …
+        self[\.isSigningIn] <~ signIn.executing  // RAC(self, isSigningIn) = …
     }
 }
 
