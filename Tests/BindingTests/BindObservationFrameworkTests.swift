@@ -90,6 +90,23 @@ final class BindObservationFrameworkTests: ResourceCheckedTestCase {
         binding.dispose()
     }
 
+    @MainActor
+    func testTheLastValueSentFromAnotherThreadBeforeCompletionReachesTheMainActorModel() async {
+        let model = MainActorTitleModel()
+        let titles = Subject<String, Never>()
+        let binding = model.bind(\.recordedTitle, to: titles)
+        await withCheckedContinuation { (sent: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                titles.send("last")
+                titles.sendCompleted()  // ends the binding while "last" hops to the main actor
+                sent.resume()
+            }
+        }
+        await waitForTitle("last", of: model)
+        XCTAssertEqual(model.setOnMainThread, [true])
+        XCTAssertTrue(binding.isDisposed)
+    }
+
     func testChannelKeepsAnObservablePropertyAndAMutablePropertyInSync() {
         let mixer = Mixer()
         let volume = MutableProperty(1)
