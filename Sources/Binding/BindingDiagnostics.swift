@@ -197,3 +197,21 @@ extension Command where Input == Void {
         fatalError("unavailable")
     }
 }
+
+extension ChannelTerminal {
+    /// Unavailable: feeding a terminal from a signal that can fail. Handle the failure first (`catch`).
+    ///
+    /// <!-- example: skip -->
+    /// ```swift
+    /// volume.channel() <~ failingPresets              // error: this signal can fail …
+    /// ```
+    @available(*, unavailable, message: "this signal can fail (its Failure is not Never): handle the failure before binding, e.g. `.catch { _ in .empty }` or `.catch { _ in Signal(value: fallback) }`; for a typed notification leave out `malformed: .fail` or pass `malformed: .skip`")
+    @discardableResult
+    public static func <~ <SourceFailure: Error>(
+        terminal: ChannelTerminal, source: some SignalConvertible<Value, SourceFailure>
+    )
+        -> any Disposable
+    {
+        fatalError("unavailable")
+    }
+}

@@ -104,7 +104,11 @@ final class BindObservationFrameworkTests: ResourceCheckedTestCase {
         }
         await waitForTitle("last", of: model)
         XCTAssertEqual(model.setOnMainThread, [true])
-        XCTAssertTrue(binding.isDisposed)
+        // The completion follows the value to the main actor; wait for it (a watchdog, not a timing).
+        let deadline = Date().addingTimeInterval(10)
+        while !binding.isDisposed && Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+        XCTAssertTrue(binding.isDisposed, "the completion ended the binding within 10 s")
+        XCTAssertEqual(model.title, "last")
     }
 
     func testChannelKeepsAnObservablePropertyAndAMutablePropertyInSync() {

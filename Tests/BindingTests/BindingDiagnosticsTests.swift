@@ -51,6 +51,18 @@ final class BindingDiagnosticsTests: ResourceCheckedTestCase {
         XCTAssertEqual(view.count, 42)
     }
 
+    func testValidChannelFeedsStillPickTheWorkingOverload() {
+        let volume = MutableProperty(0)
+        let presets = Subject<Int, Never>()
+        let failing = Subject<Int, TestError>()
+        volume.channel() <~ presets
+        volume.channel() <~ failing.catch { _ in .empty }
+        presets.send(3)
+        XCTAssertEqual(volume.value, 3)
+        failing.send(5)
+        XCTAssertEqual(volume.value, 5)
+    }
+
     func testValidCommandBindingsAndVoidExecuteStillCompileAndRun() {
         let button = Button()
         let log = Locked<[String]>([])
