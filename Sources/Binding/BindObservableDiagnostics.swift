@@ -12,7 +12,11 @@ extension Observation.Observable where Self: AnyObject {
     /// model.bind(\.results, to: failingSearch)                          // error: this signal can fail …
     /// model.bind(\.results, to: failingSearch.catch { _ in .empty })    // compiles
     /// ```
-    @available(*, unavailable, message: "this signal can fail (its Failure is not Never): handle the failure before binding, e.g. `.catch { _ in .empty }` or `.catch { _ in Signal(value: fallback) }`; for a typed notification leave out `malformed: .fail` or pass `malformed: .skip`")
+    @available(
+        *, unavailable,
+        message:
+            "this signal can fail (its Failure is not Never): handle the failure before binding, e.g. `.catch { _ in .empty }` or `.catch { _ in Signal(value: fallback) }`; for a typed notification leave out `malformed: .fail` or pass `malformed: .skip`"
+    )
     @discardableResult
     public func bind<Value, Failure: Error>(
         _ keyPath: ReferenceWritableKeyPath<Self, Value>,

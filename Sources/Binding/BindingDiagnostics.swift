@@ -205,7 +205,11 @@ extension ChannelTerminal {
     /// ```swift
     /// volume.channel() <~ failingPresets              // error: this signal can fail …
     /// ```
-    @available(*, unavailable, message: "this signal can fail (its Failure is not Never): handle the failure before binding, e.g. `.catch { _ in .empty }` or `.catch { _ in Signal(value: fallback) }`; for a typed notification leave out `malformed: .fail` or pass `malformed: .skip`")
+    @available(
+        *, unavailable,
+        message:
+            "this signal can fail (its Failure is not Never): handle the failure before binding, e.g. `.catch { _ in .empty }` or `.catch { _ in Signal(value: fallback) }`; for a typed notification leave out `malformed: .fail` or pass `malformed: .skip`"
+    )
     @discardableResult
     public static func <~ <SourceFailure: Error>(
         terminal: ChannelTerminal, source: some SignalConvertible<Value, SourceFailure>
