@@ -4,6 +4,9 @@ import PackageDescription
 let package = Package(
     name: "Tether",
     products: [
+        // Observable, Bridges and Binding under one import (and one module name to qualify with:
+        // `Tether.Signal` where Observation's `Observable` shadows the module `Observable`).
+        .library(name: "Tether", targets: ["Tether"]),
         .library(name: "Observable", targets: ["Observable"]),
         .library(name: "Bridges", targets: ["Bridges"]),
         .library(name: "Binding", targets: ["Binding"]),
@@ -16,6 +19,7 @@ let package = Package(
         .target(name: "Observable", dependencies: ["TetherShims"]),
         .target(name: "Bridges", dependencies: ["Observable", "TetherShims"]),
         .target(name: "Binding", dependencies: ["Observable"]),
+        .target(name: "Tether", dependencies: ["Observable", "Bridges", "Binding"]),
         .target(name: "TetherTesting", dependencies: ["Observable"]),
         .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
         .executableTarget(
@@ -23,6 +27,7 @@ let package = Package(
             path: "Examples/TetherDemo"),
         .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
         .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
         .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
         // The isolation rule (issue 29), run as an app module runs it: Swift 6.2's default main-actor
         // isolation makes every closure written here main-actor isolated.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks that the RAC spellings Tether deliberately refuses fail to compile, with a message that names
-# the Tether spelling. Each Tests/CompileChecks/*.swift file starts with one or more lines
+# Checks that the RAC spellings Tether deliberately refuses, and the common mistakes it diagnoses, fail
+# to compile, with a message that names the Tether spelling or the fix. Each Tests/CompileChecks/*.swift file starts with one or more lines
 #   // expect-error: TEXT
 # and must fail to type-check (Swift 6 mode, against the debug-built modules) with every TEXT in the
 # compiler's output. A line `// swiftc-flags: FLAGS` adds compiler flags for that file (e.g.

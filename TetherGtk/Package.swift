@@ -1,7 +1,8 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // TetherGtk: GTK 4 widgets as Tether signals and binding targets, a GLib main-context scheduler, and the
 // demo in a GTK 4 window. A separate package so that the Tether library itself needs nothing but the
-// Swift toolchain; this one needs GTK 4's development files (Debian: `apt-get install libgtk-4-dev`).
+// Swift toolchain; this one needs GTK 4's development files (Debian: `apt-get install libgtk-4-dev`) and
+// Swift 6.2 (isolated deinitializers), which the tools version states.
 import PackageDescription
 
 let package = Package(

@@ -15,11 +15,15 @@ tether_triple() {
     swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1
 }
 
+# Built with them for the doc examples and compile checks, but with no API or docs of their own: the
+# umbrella module (`import Tether` re-exports Observable, Bridges and Binding).
+TETHER_EXTRA_MODULES=(Tether)
+
 # Builds the library modules (debug) and prints the directory holding their .swiftmodule files.
 tether_build_modules() {
     local module log
     log=$(mktemp)
-    for module in "${TETHER_MODULES[@]}"; do
+    for module in "${TETHER_MODULES[@]}" "${TETHER_EXTRA_MODULES[@]}"; do
         if ! swift build --scratch-path "$TETHER_SCRATCH" --target "$module" >"$log" 2>&1; then
             cat "$log" >&2
             rm -f "$log"

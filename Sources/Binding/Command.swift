@@ -139,6 +139,51 @@ public final class Command<Input, Output, Failure: Error> {
         enabledSubscription = enabled.subscribe(next: { value in core.setEnabledInput(value) })
     }
 
+    /// Creates a command whose executions run a synchronous function, inside ``execute(_:)``: the
+    /// function has run, and the execution has ended, when `execute` returns (except when `execute` is
+    /// called from one of the command's own callbacks; see the type's notes).
+    ///
+    /// This is the initializer a closure without `await` picks: `Command { print("signing in") }`
+    /// prints before `execute(())` returns. A closure that returns a `Signal` picks the `Signal`
+    /// initializer instead (its signal is the work), and one that awaits picks the `async` initializer. The function's typed error becomes
+    /// the command's `Failure` (`Never` when it does not throw).
+    ///
+    /// ```swift
+    /// let signIn = Command { print("signing in") }
+    /// signIn.execute(())                          // signing in — before execute returns
+    /// let save = Command { (name: String) in name.count }
+    /// save.execute("notes.txt").subscribe(next: { print($0) })   // 9
+    /// ```
+    /// - Parameters:
+    ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
+    ///   - allowsConcurrentExecution: the initial value of ``allowsConcurrentExecution``.
+    ///   - isolation: the actor of the calling code, where `work` runs (as for the `Signal` initializer).
+    ///   - work: the work of one execution, run once the execution has started (after ``executing``
+    ///     turned `true`): on the command's actor when it was made in actor-isolated code, else on the
+    ///     thread that executes; its result is the execution's one value, its error the execution's
+    ///     failure.
+    @_disfavoredOverload
+    public convenience init(
+        enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
+        allowsConcurrentExecution: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        execute work: @escaping (Input) throws(Failure) -> Output
+    ) {
+        self.init(enabled: enabled, allowsConcurrentExecution: allowsConcurrentExecution, isolation: isolation) {
+            input in
+            // Runs where `execute(_:)`'s work runs: on the command's actor, if it has one (see init).
+            Signal.uncheckedCreate { observer in
+                do throws(Failure) {
+                    observer.send(try work(input))
+                    observer.sendCompleted()
+                } catch {
+                    observer.sendError(error)
+                }
+                return nil
+            }
+        }
+    }
+
     deinit {
         enabledSubscription.dispose()
         core.finish()
@@ -296,6 +341,10 @@ extension Command where Input: Sendable, Output: Sendable {
     ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
     ///   - allowsConcurrentExecution: the initial value of ``allowsConcurrentExecution``.
     ///   - work: the work of one execution, run in a new `Task` once the execution has started.
+    ///
+    /// A closure that does not `await` picks the synchronous initializer instead, which runs inside
+    /// `execute`; this one is disfavoured so that it never wins over it.
+    @_disfavoredOverload
     public convenience init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,

@@ -30,9 +30,13 @@ extension UserDefaults {
     /// once, then each side follows the other. Terminals for the same `UserDefaults` object and key see
     /// each other's changes at once, on the thread that made them.
     ///
-    /// On Linux, swift-corelibs-foundation posts no change notification when a value is set, so a change
-    /// made with `set(_:forKey:)` directly (not through a terminal) is seen only by the next subscription:
-    /// make the changes you want followed through a terminal.
+    /// The terminal also follows `UserDefaults.didChangeNotification` posted for this object (it
+    /// re-reads the value). Foundation posts it on Darwin at every set; **on Linux it does not**
+    /// (swift-corelibs-foundation), so there a change made with `set(_:forKey:)` directly — not through
+    /// a terminal — is not followed unless you post the notification after it:
+    /// `NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)`.
+    /// On Linux, making a terminal reports an `ObservationWarning` (kind
+    /// `.userDefaultsChangesNotPosted`) that says so; the default handler prints it once per key.
     ///
     /// ```swift
     /// final class Settings: KeyPathObservable { @Observed var fontSize = 12 }
@@ -47,10 +51,14 @@ extension UserDefaults {
     ) -> ChannelTerminal<Value?, Never> {
         let changes = UserDefaultsChanges.shared
         let identity = UserDefaultsChanges.Key(defaults: ObjectIdentifier(self), key: key)
+        #if !canImport(Darwin)
+            ObservationWarning.userDefaultsChangesNotPosted(key: key)
+        #endif
         let values = Signal<Value?, Never>.uncheckedDeferred { [weak self] () -> Signal<Value?, Never> in
             guard let self else { return .empty }
             let read: () -> Value? = { [weak self] in self?.object(forKey: key) as? Value }
             let later = changes.signal.filter { $0 == identity }.uncheckedMap { _ in read() }
+                .merge(with: UserDefaultsChanges.posted(for: self).uncheckedMap { _ in read() })
             return Signal(value: read()).concat(later).distinctUntilChanged()
         }
         return ChannelTerminal(
@@ -78,4 +86,33 @@ final class UserDefaultsChanges: Sendable {
 
     let subject = Subject<Key, Never>()
     var signal: Signal<Key, Never> { subject.signal }
+
+    /// `UserDefaults.didChangeNotification` posts for `defaults` on the default center.
+    static func posted(for defaults: UserDefaults) -> Signal<Void, Never> {
+        let object = UncheckedDefaults(defaults: defaults)
+        return Signal { observer in
+            let token = NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: object.defaults, queue: nil
+            ) { _ in
+                // The center compares addresses and may deliver late: only the original object counts.
+                guard object.defaults != nil else { return }
+                observer.send(())
+            }
+            let holder = UncheckedToken(token: token)
+            return AnyDisposable { NotificationCenter.default.removeObserver(holder.token) }
+        }
+    }
+}
+
+/// A `UserDefaults` object, which is documented as thread-safe but not marked `Sendable`.
+private struct UncheckedDefaults: @unchecked Sendable {
+    // Safety: `UserDefaults` is thread-safe (Foundation's documentation); it is only used as the
+    // notification's object filter.
+    weak var defaults: UserDefaults?
+}
+
+/// A notification observer token, only passed to `removeObserver`.
+private struct UncheckedToken: @unchecked Sendable {
+    // Safety: the token is an opaque object that NotificationCenter only compares; it is never mutated.
+    let token: any NSObjectProtocol
 }

@@ -126,6 +126,7 @@ extension ActionSource {
     /// let signIn = Command { print("signing in") }
     /// let signInButton = Button()
     /// signInButton.bind(command: signIn, input: { _ in })   // module Binding
+    /// signInButton.sendActions(for: .primaryAction)          // signing in — before this returns
     /// ```
     public var triggers: Signal<ActionSender, Never> {
         signal(for: .primaryAction)

@@ -18,11 +18,13 @@ import Foundation
 /// // invalid file descriptor -1
 /// ```
 public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// A posted notification's `userInfo` does not decode into the payload its ``TypedNotification`` declares.
+    /// A posted notification's `userInfo` does not decode into the payload its ``TypedNotification`` declares
+    /// (sent only with `malformed: .fail`; by default such a post is skipped and reported).
     ///
     /// ```swift
     /// let center = NotificationCenter()
     /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
+    /// center.signal(for: progress, malformed: .fail).subscribe(error: { print($0) })
     /// center.post(name: progress.name, object: nil, userInfo: ["TetherPayload": "half"])
     /// // error(malformedNotification(name: DownloadProgress, reason: "value under \"TetherPayload\" is String, expected Double"))
     /// ```

@@ -6,9 +6,10 @@ import Observable
 ///
 /// By default the payload travels as one value in `userInfo` (any type, no encoding). To observe
 /// notifications posted by code that fills `userInfo` itself, give the key its value is stored under, or
-/// your own `encode`/`decode`. A notification whose `userInfo` does not decode into `Payload` becomes a
-/// ``BridgeError/malformedNotification(name:reason:)`` error event — or is skipped, if you ask for
-/// ``MalformedNotificationPolicy/skip`` — never a crash.
+/// your own `encode`/`decode`. A notification whose `userInfo` does not decode into `Payload` is
+/// skipped and reported as an `ObservationWarning` — never a crash, and never the silent end of a
+/// binding; ask for ``MalformedNotificationPolicy/fail`` to get it as a
+/// ``BridgeError/malformedNotification(name:reason:)`` error event instead.
 ///
 /// ```swift
 /// let center = NotificationCenter()
@@ -117,30 +118,59 @@ extension TypedNotification where Payload == Void {
     }
 }
 
-/// What to do with a posted notification whose `userInfo` does not decode into the payload.
+/// What to do with a posted notification whose `userInfo` does not decode into the payload; its
+/// `Failure` is the failure type of the signal it gives.
+///
+/// Without `malformed:`, `center.signal(for:)` uses ``report``: a malformed post is skipped and
+/// reported as an `ObservationWarning` (kind `.malformedNotification`), so one bad post can neither end
+/// a binding nor go unnoticed. Pass ``fail`` for the typed error, ``skip`` to ignore such posts quietly.
 ///
 /// ```swift
 /// let center = NotificationCenter()
 /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
 /// center.signal(for: progress, malformed: .skip)   // ignore foreign posts of the same name
 /// ```
-public enum MalformedNotificationPolicy: Sendable {
-    /// Send ``BridgeError/malformedNotification(name:reason:)`` and end the subscription (the default).
+public struct MalformedNotificationPolicy<Failure: Error>: Sendable {
+    /// The error the signal fails with, or `nil` to skip the post.
+    let failure: @Sendable (BridgeError) -> Failure?
+    /// Whether a skipped post is reported as an `ObservationWarning`.
+    let reports: Bool
+}
+
+extension MalformedNotificationPolicy where Failure == BridgeError {
+    /// Fail with ``BridgeError/malformedNotification(name:reason:)``, which ends the subscription (and
+    /// a binding of it, once its failure is handled): the typed-error mode.
     ///
     /// ```swift
     /// let center = NotificationCenter()
     /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.signal(for: progress, malformed: .fail)
+    ///     .subscribe(next: { print($0) }, error: { print("bad post:", $0) })
     /// ```
-    case fail
-    /// Ignore the notification and keep observing.
+    public static var fail: Self { Self(failure: { $0 }, reports: false) }
+}
+
+extension MalformedNotificationPolicy where Failure == Never {
+    /// Skip the post, keep observing, and report it as an `ObservationWarning` (kind
+    /// `.malformedNotification`; the default handler prints it once to standard error): what
+    /// `center.signal(for:)` does without `malformed:`.
     ///
     /// ```swift
     /// let center = NotificationCenter()
     /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
-    /// center.signal(for: progress, malformed: .skip)
+    /// center.signal(for: progress, malformed: .report)   // Signal<Double, Never>
     /// ```
-    case skip
+    public static var report: Self { Self(failure: { _ in nil }, reports: true) }
+
+    /// Skip the post quietly and keep observing: for a name that other code also posts with other
+    /// payloads on purpose.
+    ///
+    /// ```swift
+    /// let center = NotificationCenter()
+    /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
+    /// center.signal(for: progress, malformed: .skip)    // Signal<Double, Never>
+    /// ```
+    public static var skip: Self { Self(failure: { _ in nil }, reports: false) }
 }
 
 enum TypedNotificationKey {
@@ -154,10 +184,12 @@ struct PayloadMismatch: Error {
 
 extension NotificationCenter {
     /// The payloads of `notification` as a signal (see ``signal(for:object:)`` for delivery, removal and
-    /// the object filter).
+    /// the object filter). It never fails, so it binds as it is.
     ///
-    /// A post whose `userInfo` does not decode fails the signal with
-    /// ``BridgeError/malformedNotification(name:reason:)`` (or is skipped with `malformed: .skip`).
+    /// A post whose `userInfo` does not decode is skipped — the signal keeps observing — and reported as
+    /// an `ObservationWarning` (kind `.malformedNotification`, printed once to standard error by the
+    /// default handler). For the failure as a typed error pass `malformed: .fail`; to skip quietly,
+    /// `malformed: .skip`.
     ///
     /// ```swift
     /// struct Login: Sendable { let user: String }
@@ -167,13 +199,33 @@ extension NotificationCenter {
     /// }
     /// let center = NotificationCenter()
     /// center.signal(for: AppNotifications.didLogIn)
-    ///     .subscribe(next: { print($0.user) }, error: { print("bad post:", $0) })
+    ///     .subscribe(next: { print($0.user) })
     /// ```
     public func signal<Payload>(
         for notification: TypedNotification<Payload>,
+        object: AnyObject? = nil
+    ) -> Signal<Payload, Never> {
+        signal(for: notification, object: object, malformed: .report)
+    }
+
+    /// The payloads of `notification` as a signal, with malformed posts handled as `malformed` says:
+    /// ``MalformedNotificationPolicy/fail`` fails the signal with
+    /// ``BridgeError/malformedNotification(name:reason:)``; ``MalformedNotificationPolicy/skip`` and
+    /// ``MalformedNotificationPolicy/report`` skip the post (the latter reporting it), and the signal
+    /// cannot fail.
+    ///
+    /// ```swift
+    /// struct Login: Sendable { let user: String }
+    /// let didLogIn = TypedNotification<Login>(Notification.Name("AppDidLogIn"))
+    /// let center = NotificationCenter()
+    /// center.signal(for: didLogIn, malformed: .fail)
+    ///     .subscribe(next: { print($0.user) }, error: { print("bad post:", $0) })
+    /// ```
+    public func signal<Payload, Failure>(
+        for notification: TypedNotification<Payload>,
         object: AnyObject? = nil,
-        malformed: MalformedNotificationPolicy = .fail
-    ) -> Signal<Payload, BridgeError> {
+        malformed: MalformedNotificationPolicy<Failure>
+    ) -> Signal<Payload, Failure> {
         let filter = object.map(NotificationSenderFilter.init)
         return Signal { observer in
             self.observe(notification.name, filter: filter, completed: { observer.sendCompleted() }) { posted in
@@ -181,7 +233,11 @@ extension NotificationCenter {
                 case .success(let payload):
                     observer.send(payload)
                 case .failure(let error):
-                    if malformed == .fail { observer.sendError(error) }
+                    if let failure = malformed.failure(error) {
+                        observer.sendError(failure)
+                    } else if malformed.reports, case .malformedNotification(let name, let reason) = error {
+                        ObservationWarning.malformedNotification(name.rawValue, payload: Payload.self, reason: reason)
+                    }
                 }
             }
         }

@@ -90,6 +90,34 @@ final class BindObservationFrameworkTests: ResourceCheckedTestCase {
         binding.dispose()
     }
 
+    @MainActor
+    func testTheLastValueSentFromAnotherThreadBeforeCompletionReachesTheMainActorModel() async {
+        let baseline = ResourceCounter.total
+        let model = MainActorTitleModel()
+        do {
+            let titles = Subject<String, Never>()
+            let binding = model.bind(\.recordedTitle, to: titles)
+            await withCheckedContinuation { (sent: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    titles.send("last")
+                    titles.sendCompleted()  // ends the binding while "last" hops to the main actor
+                    sent.resume()
+                }
+            }
+            await waitForTitle("last", of: model)
+            XCTAssertEqual(model.setOnMainThread, [true])
+            // The completion follows the value to the main actor; wait for it (a watchdog, not a timing).
+            let deadline = Date().addingTimeInterval(10)
+            while !binding.isDisposed && Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+            XCTAssertTrue(binding.isDisposed, "the completion ended the binding within 10 s")
+        }
+        XCTAssertEqual(model.title, "last")
+        // The hops' last references go on the main actor, which the leak check in tearDown would block:
+        // let them go first.
+        let deadline = Date().addingTimeInterval(10)
+        while ResourceCounter.total > baseline && Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
     func testChannelKeepsAnObservablePropertyAndAMutablePropertyInSync() {
         let mixer = Mixer()
         let volume = MutableProperty(1)

@@ -130,6 +130,18 @@ final class BindOnSchedulerTests: ResourceCheckedTestCase {
         XCTAssertTrue(binding.isDisposed)
     }
 
+    func testTheLastValueQueuedOnTheSchedulerIsSetWhenTheSourceCompletesRightAfterIt() {
+        let scheduler = TestScheduler()
+        let titles = Subject<String, Never>()
+        let screen = Screen()
+        let binding = screen.bind(\.title, to: titles, on: scheduler)
+        titles.send("last")
+        titles.sendCompleted()  // on the sending thread, while "last" waits for the scheduler
+        scheduler.advance()
+        XCTAssertEqual(screen.titles, ["last"])
+        XCTAssertTrue(binding.isDisposed)
+    }
+
     func testValuesAreSetOnTheQueue() {
         final class Widget: BindingTarget {
             let queue: QueueScheduler

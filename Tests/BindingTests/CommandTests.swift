@@ -264,6 +264,58 @@ final class CommandTests: ResourceCheckedTestCase {
         XCTAssertTrue(disposed.value)
     }
 
+    // MARK: synchronous initializer
+
+    func testSynchronousClosureRunsInsideExecute() {
+        let log = Locked<[String]>([])
+        let signIn = Command { log.mutate { $0.append("signing in") } }
+        let result = signIn.execute(())
+        log.mutate { $0.append("execute returned") }
+        XCTAssertEqual(log.value, ["signing in", "execute returned"])
+        XCTAssertFalse(signIn.isExecuting, "the execution ended inside execute")
+        let recorded = result.record()
+        XCTAssertEqual(recorded.values.count, 1)
+        XCTAssertTrue(recorded.isCompleted)
+    }
+
+    func testSynchronousClosureResultIsTheExecutionsValue() {
+        let count = Command { (name: String) in name.count }
+        let executing = count.executing.record()
+        XCTAssertEqual(count.execute("notes.txt").record().values, [9])
+        XCTAssertEqual(executing.values, [false, true, false])
+    }
+
+    func testSynchronousTypedThrowFailsTheExecutionAndGoesToErrors() {
+        let command = Command { () throws(LoginFailure) -> Bool in throw LoginFailure(reason: "offline") }
+        let errors = command.errors.record()
+        let result = command.execute(()).record()
+        XCTAssertEqual(result.failure, .failed(LoginFailure(reason: "offline")))
+        XCTAssertEqual(errors.values, [LoginFailure(reason: "offline")])
+    }
+
+    func testClosureReturningASignalStillPicksTheSignalInitializer() throws {
+        let scheduler = TestScheduler()
+        let work = try scheduler.cold("--r|", values: ["r": 1])
+        // Failure is Never on both sides: the synchronous initializer could take it with Output ==
+        // Signal<Int, Never>; the Signal initializer must win, so the work's value is the output.
+        let command = Command { (_: Void) in work.signal }
+        let values = command.execute(()).record()
+        scheduler.run()
+        XCTAssertEqual(values.values, [1])
+        let typed: Command<Void, Int, Never> = command
+        XCTAssertFalse(typed.isExecuting)
+    }
+
+    func testClosureThatAwaitsStillPicksTheAsyncInitializer() {
+        @Sendable func fetch() async -> Int { 7 }
+        let command = Command { await fetch() }
+        let done = expectation(description: "completed")
+        let values = Locked<[Int]>([])
+        command.execute(()).subscribe(next: { v in values.mutate { $0.append(v) } }, completed: { done.fulfill() })
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(values.value, [7])
+    }
+
     // MARK: async initializer
 
     func testAsyncCommandSendsTheResultThenCompletes() {

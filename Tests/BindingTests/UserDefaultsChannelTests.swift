@@ -13,13 +13,23 @@ final class UserDefaultsChannelTests: XCTestCase {
     private var defaults: UserDefaults!
     private let suite = "tether.tests.user-defaults-channel"
 
+    private var previousHandler: (@Sendable (ObservationWarning) -> Void)?
+
     override func setUp() {
         super.setUp()
+        // Every terminal made on Linux reports that direct sets are not followed (pinned below); keep the
+        // test output to the other warnings.
+        let previous = ObservationWarning.handler
+        previousHandler = previous
+        ObservationWarning.handler = { warning in
+            if warning.kind != .userDefaultsChangesNotPosted { previous(warning) }
+        }
         defaults = UserDefaults(suiteName: suite)
         defaults.removePersistentDomain(forName: suite)
     }
 
     override func tearDown() {
+        if let previousHandler { ObservationWarning.handler = previousHandler }
         defaults.removePersistentDomain(forName: suite)
         defaults = nil
         super.tearDown()
@@ -77,5 +87,47 @@ final class UserDefaultsChannelTests: XCTestCase {
         defaults.channel(forKey: "fontSize", as: Int.self).send(nil)
         XCTAssertEqual(settings.fontSize, 12, "a removed setting is the nil value")
         link.dispose()
+    }
+
+    // RAC: "should update the channel when the value is changed directly" — through the change
+    // notification, which Foundation posts on Darwin and which Linux code posts itself.
+    func testADirectSetFollowedByTheChangeNotificationIsFollowed() {
+        let fontSize = defaults.channel(forKey: "fontSize", as: Int.self)
+        let received = fontSize.record()
+        defaults.set(16, forKey: "fontSize")
+        #if !canImport(Darwin)
+            XCTAssertEqual(received.values, [nil], "Linux's Foundation posts nothing on set")
+            NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+        #endif
+        XCTAssertEqual(received.values, [nil, 16])
+    }
+
+    func testANotificationForAnotherDefaultsObjectIsNotFollowed() {
+        let fontSize = defaults.channel(forKey: "fontSize", as: Int.self)
+        let received = fontSize.record()
+        defaults.set(16, forKey: "fontSize")
+        let other = UserDefaults(suiteName: suite + ".other")
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: other)
+        #if !canImport(Darwin)
+            XCTAssertEqual(received.values, [nil])
+        #endif
+    }
+
+    func testOnLinuxMakingATerminalWarnsThatDirectSetsAreNotFollowed() throws {
+        #if canImport(Darwin)
+            throw XCTSkip("Foundation posts UserDefaults.didChangeNotification on Darwin")
+        #else
+            let reported = Locked<[ObservationWarning]>([])
+            let previous = ObservationWarning.handler
+            ObservationWarning.handler = { warning in
+                guard warning.kind == .userDefaultsChangesNotPosted else { return previous(warning) }
+                reported.mutate { $0.append(warning) }
+            }
+            defer { ObservationWarning.handler = previous }
+            _ = defaults.channel(forKey: "fontSize", as: Int.self)
+            XCTAssertEqual(reported.value.count, 1)
+            let message = reported.value.first?.message ?? ""
+            XCTAssertTrue(message.contains("\"fontSize\"") && message.contains("didChangeNotification"), message)
+        #endif
     }
 }

@@ -315,7 +315,7 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
         let center = NotificationCenter()
         let scored = TypedNotification<Int>(ping)
         let sender = Sender()
-        let log = EventLog<Int, BridgeError>()
+        let log = EventLog<Int, Never>()
         center.signal(for: scored, object: sender).record(into: log)
         center.post(scored, 1, object: Sender())
         center.post(scored, 2, object: sender)

@@ -34,17 +34,52 @@ private final class Sender {}
 final class TypedNotificationTests: ResourceCheckedTestCase {
     func testPayloadPostedWithTypedPostIsObservedWithoutUserInfo() {
         let center = NotificationCenter()
-        let log = EventLog<Login, BridgeError>()
+        let log = EventLog<Login, Never>()
         center.signal(for: Notes.didLogIn).record(into: log)
         center.post(Notes.didLogIn, Login(user: "ada"))
         center.post(Notes.didLogIn, Login(user: "bob"))
         XCTAssertEqual(log.events, [.next(Login(user: "ada")), .next(Login(user: "bob"))])
     }
 
-    func testForeignPostWithAnotherPayloadTypeFailsWithMalformedNotification() {
+    func testByDefaultAMalformedPostIsSkippedReportedAndLaterPostsArrive() {
+        let center = NotificationCenter()
+        let warnings = NotificationWarnings(name: Notes.didLogIn.name)
+        defer { warnings.stop() }
+        let log = EventLog<Login, Never>()
+        let signal: Signal<Login, Never> = center.signal(for: Notes.didLogIn)
+        signal.record(into: log)
+        center.post(Notes.didLogIn, Login(user: "ada"))
+        center.post(name: Notes.didLogIn.name, object: nil, userInfo: ["TetherPayload": 42])
+        center.post(Notes.didLogIn, Login(user: "bob"))
+        XCTAssertEqual(log.events, [.next(Login(user: "ada")), .next(Login(user: "bob"))])
+        XCTAssertEqual(warnings.reported.count, 1)
+        let warning = warnings.reported.first
+        XCTAssertEqual(warning?.kind, .malformedNotification)
+        XCTAssertEqual(warning?.subject, Notes.didLogIn.name.rawValue)
+        let message = warning?.message ?? ""
+        XCTAssertTrue(message.contains("Int") && message.contains("Login"), message)
+        XCTAssertTrue(message.contains("malformed: .fail"), message)
+    }
+
+    func testReportPolicyIsTheDefaultAndSkipPolicyReportsNothing() {
+        let center = NotificationCenter()
+        let warnings = NotificationWarnings(name: Notes.volume.name)
+        defer { warnings.stop() }
+        let reported = EventLog<Int, Never>()
+        let quiet = EventLog<Int, Never>()
+        center.signal(for: Notes.volume, malformed: .report).record(into: reported)
+        center.signal(for: Notes.volume, malformed: .skip).record(into: quiet)
+        center.post(name: Notes.volume.name, object: nil, userInfo: nil)
+        center.post(Notes.volume, 1)
+        XCTAssertEqual(reported.events, [.next(1)])
+        XCTAssertEqual(quiet.events, [.next(1)])
+        XCTAssertEqual(warnings.reported.count, 1, "one warning: from .report, none from .skip")
+    }
+
+    func testFailPolicyFailsAForeignPostWithAnotherPayloadTypeWithMalformedNotification() {
         let center = NotificationCenter()
         let log = EventLog<Login, BridgeError>()
-        center.signal(for: Notes.didLogIn).record(into: log)
+        center.signal(for: Notes.didLogIn, malformed: .fail).record(into: log)
         center.post(name: Notes.didLogIn.name, object: nil, userInfo: ["TetherPayload": 42])
         center.post(Notes.didLogIn, Login(user: "late"))
         XCTAssertEqual(log.count, 1)
@@ -55,10 +90,10 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
         XCTAssertTrue(reason.contains("Int") && reason.contains("Login"), reason)
     }
 
-    func testPostWithoutUserInfoFailsWithMalformedNotification() {
+    func testFailPolicyFailsAPostWithoutUserInfoWithMalformedNotification() {
         let center = NotificationCenter()
         let log = EventLog<Login, BridgeError>()
-        center.signal(for: Notes.didLogIn).record(into: log)
+        center.signal(for: Notes.didLogIn, malformed: .fail).record(into: log)
         center.post(name: Notes.didLogIn.name, object: nil)
         guard case .error(.malformedNotification(_, let reason))? = log.events.first else {
             return XCTFail("expected a malformed notification error, got \(log.events)")
@@ -68,7 +103,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
 
     func testSkipPolicyIgnoresMalformedPostsAndKeepsObserving() {
         let center = NotificationCenter()
-        let log = EventLog<Login, BridgeError>()
+        let log = EventLog<Login, Never>()
         center.signal(for: Notes.didLogIn, malformed: .skip).record(into: log)
         center.post(name: Notes.didLogIn.name, object: nil, userInfo: ["TetherPayload": "not a login"])
         center.post(name: Notes.didLogIn.name, object: nil)
@@ -78,7 +113,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
 
     func testKeyedNotificationReadsUserInfoPostedByOtherCode() {
         let center = NotificationCenter()
-        let log = EventLog<Int, BridgeError>()
+        let log = EventLog<Int, Never>()
         center.signal(for: Notes.volume).record(into: log)
         center.post(name: Notes.volume.name, object: nil, userInfo: ["level": 7])
         center.post(Notes.volume, 8)
@@ -88,7 +123,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
     func testKeyedNotificationWithMissingKeyNamesTheKey() {
         let center = NotificationCenter()
         let log = EventLog<Int, BridgeError>()
-        center.signal(for: Notes.volume).record(into: log)
+        center.signal(for: Notes.volume, malformed: .fail).record(into: log)
         center.post(name: Notes.volume.name, object: nil, userInfo: ["volume": 7])
         guard case .error(.malformedNotification(_, let reason))? = log.events.first else {
             return XCTFail("expected a malformed notification error, got \(log.events)")
@@ -99,7 +134,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
     func testCustomEncodingRoundTripsAndADecodeErrorBecomesMalformedNotification() {
         let center = NotificationCenter()
         let log = EventLog<Size, BridgeError>()
-        center.signal(for: Notes.resized).record(into: log)
+        center.signal(for: Notes.resized, malformed: .fail).record(into: log)
         center.post(Notes.resized, Size(width: 80, height: 24))
         center.post(name: Notes.resized.name, object: nil, userInfo: ["w": 80])
         XCTAssertEqual(
@@ -122,7 +157,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
     func testTypedObjectFilterDeliversOnlyThatObjectsPosts() {
         let center = NotificationCenter()
         let sender = Sender()
-        let log = EventLog<Int, BridgeError>()
+        let log = EventLog<Int, Never>()
         center.signal(for: Notes.volume, object: sender).record(into: log)
         center.post(Notes.volume, 1, object: Sender())
         center.post(Notes.volume, 2, object: sender)
@@ -132,7 +167,7 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
 
     func testSignalPostsEachValueAsTheTypedNotification() {
         let center = NotificationCenter()
-        let log = EventLog<Int, BridgeError>()
+        let log = EventLog<Int, Never>()
         center.signal(for: Notes.volume).record(into: log)
         let levels = Subject<Int, Never>()
         let posting = levels.post(to: center, as: Notes.volume)
@@ -180,5 +215,30 @@ final class TypedNotificationTests: ResourceCheckedTestCase {
         source.signal(for: Notes.volume.name).post(to: target)
         source.post(Notes.volume, 5)
         XCTAssertEqual(log.values.compactMap { $0.userInfo?["level"] as? Int }, [5])
+    }
+}
+
+/// Records the `ObservationWarning`s about one notification name while alive (other tests' warnings pass
+/// to the previous handler).
+private final class NotificationWarnings: @unchecked Sendable {
+    // Safety: `storage` is only accessed under `lock`; `previous` and `name` are immutable.
+    private let lock = NSLock()
+    private var storage: [ObservationWarning] = []
+    private let previous: @Sendable (ObservationWarning) -> Void
+    private let name: String
+
+    init(name: Notification.Name) {
+        self.name = name.rawValue
+        previous = ObservationWarning.handler
+        ObservationWarning.handler = { [weak self, previous] warning in
+            guard let self, warning.subject == self.name else { return previous(warning) }
+            self.lock.withLock { self.storage.append(warning) }
+        }
+    }
+
+    var reported: [ObservationWarning] { lock.withLock { storage } }
+
+    func stop() {
+        ObservationWarning.handler = previous
     }
 }

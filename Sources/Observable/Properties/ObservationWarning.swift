@@ -19,6 +19,12 @@
 ///   class without the `@Observable` macro's registrar). `deallocated` then never completes, and a
 ///   key-path observation of such an object completes on the next change after the object is gone.
 ///
+/// - ``Kind-swift.enum/malformedNotification``: a post did not decode into a `TypedNotification`'s
+///   payload (module Bridges). The signal skipped it and keeps observing.
+///
+/// - ``Kind-swift.enum/userDefaultsChangesNotPosted``: a `UserDefaults` channel terminal was made on
+///   Linux, where direct `set(_:forKey:)` calls post no change notification (module Binding).
+///
 /// The default handler prints each distinct warning once to standard error. Replace it to route
 /// warnings elsewhere (a logger, a test).
 ///
@@ -49,6 +55,26 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
         /// Plain().deallocated   // reports .noLifetimeStorage
         /// ```
         case noLifetimeStorage
+        /// A posted notification did not decode into the payload of the `TypedNotification` a signal
+        /// observes (module Bridges): the signal skipped it and keeps observing. The subject is the
+        /// notification's name.
+        ///
+        /// ```swift
+        /// ObservationWarning.handler = { warning in
+        ///     if warning.kind == .malformedNotification { print("bad post of", warning.subject) }
+        /// }
+        /// ```
+        case malformedNotification
+        /// A `UserDefaults` channel terminal was made on Linux, where Foundation posts no
+        /// `UserDefaults.didChangeNotification`: a change made with `set(_:forKey:)` directly is not
+        /// followed unless the notification is posted after it (module Binding). The subject is the key.
+        ///
+        /// ```swift
+        /// ObservationWarning.handler = { warning in
+        ///     if warning.kind == .userDefaultsChangesNotPosted { print("key:", warning.subject) }
+        /// }
+        /// ```
+        case userDefaultsChangesNotPosted
     }
 
     /// Which problem this is.
@@ -115,6 +141,27 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
             message: "observe(\(subject)) read no @Observed property (a plain var or let cannot be "
                 + "observed): the signal sent the current value and completed. Mark the property "
                 + "@Observed, or observe an @Observed property it depends on.")
+    }
+
+    /// Reports a post of `name` that did not decode into `payload` (used by Bridges' typed notifications).
+    package static func malformedNotification(_ name: String, payload: Any.Type, reason: String) {
+        report(
+            .malformedNotification, subject: name,
+            message: "a post of the notification \(name) did not decode into \(payload) (\(reason)): skipped, "
+                + "the signal keeps observing. Pass `malformed: .fail` to get it as a BridgeError, or "
+                + "`malformed: .skip` to skip such posts without this warning.")
+    }
+
+    /// Reports that a `UserDefaults` channel for `key` cannot follow direct sets on this platform (used
+    /// by Binding's `UserDefaults.channel(forKey:as:)` on Linux); the default handler prints it once per
+    /// key.
+    package static func userDefaultsChangesNotPosted(key: String) {
+        report(
+            .userDefaultsChangesNotPosted, subject: "UserDefaults.channel(forKey:)",
+            message: "UserDefaults.channel(forKey: \"\(key)\") on Linux: Foundation posts no "
+                + "UserDefaults.didChangeNotification here, so a change made with set(_:forKey:) directly is "
+                + "not followed. Change the value through a channel terminal, or post "
+                + "UserDefaults.didChangeNotification (object: the defaults) after setting it.")
     }
 
     static func noLifetimeStorage(_ type: Any.Type) {

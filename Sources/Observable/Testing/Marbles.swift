@@ -103,14 +103,24 @@ public enum Marbles {
 
     /// Renders events as a marble string, frames counted from `start` (see ``Marbles`` for the notation).
     ///
-    /// An event falls in the frame that contains its time; events of one frame are grouped as `(ab)`.
-    /// Rendering is exact only when events sit on frame boundaries and groups leave room for their
-    /// width; compare ``TestRecorder/events`` when you need exact times. The string ends at the last event.
+    /// Events of one frame are grouped as `(ab)`. The string ends at the last event.
+    ///
+    /// A diagram is drawn only when it states the times exactly — parsing it gives back the same
+    /// timeline. When it cannot (an event between two frames, an event in a frame that an earlier group's
+    /// width covers, a symbol that is not one character, or one of `-()|#^` and spaces), the events are
+    /// listed instead, each with its time in frames from `start`, after ``inexactPrefix``:
+    /// `inexact (frame 1.0 seconds): "f"@0 "t"@0 "f"@1 "t"@3`. Such a listing never equals a diagram, so
+    /// a comparison with an expected diagram fails rather than passing on a misstated timeline; draw with
+    /// a smaller `frame:` or one-character symbols, or compare ``TestRecorder/events``.
     ///
     /// ```swift
     /// let events: [TimedEvent<Int, Never>] = [.next(1, at: .seconds(1)), .completed(at: .seconds(2))]
     /// Marbles.render(events, symbol: { _ in "x" })
     /// // "-x|"
+    /// let crowded: [TimedEvent<String, Never>] = [.next("a", at: .zero), .next("b", at: .zero),
+    ///                                             .next("c", at: .seconds(1))]
+    /// Marbles.render(crowded, symbol: { $0 })
+    /// // inexact (frame 1.0 seconds): "a"@0 "b"@0 "c"@1   — "(ab)c" would put c at 4 s
     /// ```
     public static func render<Value, Failure: Error>(
         _ events: [TimedEvent<Value, Failure>],
@@ -119,26 +129,64 @@ public enum Marbles {
         symbol: (Value) -> String
     ) -> String {
         let frameNanoseconds = max(frame.clampedNanoseconds, 1)
+        let drawn = events.map { timed -> (offset: Int64, symbol: String?) in
+            let text: String?
+            switch timed.event {
+            case .next(let value): text = symbol(value)
+            case .error, .completed: text = nil
+            }
+            return (nanoseconds(from: start, to: timed.time), text)
+        }
+        let isError = { (index: Int) in events[index].event.error != nil }
+        if let diagram = diagram(drawn, isError: isError, frameNanoseconds: frameNanoseconds) {
+            return diagram
+        }
+        let listing = zip(events, drawn).map { timed, drawn -> String in
+            let time = "@" + frameText(drawn.offset, frameNanoseconds: frameNanoseconds)
+            switch timed.event {
+            case .next: return (drawn.symbol ?? "").debugDescription + time
+            case .error: return "#" + time
+            case .completed: return "|" + time
+            }
+        }
+        return inexactPrefix + "\(frame)): " + listing.joined(separator: " ")
+    }
+
+    /// How ``render(_:frame:start:symbol:)`` starts a rendering that lists events because no diagram
+    /// states their times exactly. A diagram never contains a space, so it never starts so.
+    ///
+    /// ```swift
+    /// let events: [TimedEvent<String, Never>] = [.next("a", at: .milliseconds(1500))]
+    /// print(Marbles.render(events, symbol: { $0 }).hasPrefix(Marbles.inexactPrefix))   // true
+    /// ```
+    public static let inexactPrefix = "inexact (frame "
+
+    /// The diagram of `events` (offsets in nanoseconds from the start; the symbol of each value, `nil` for
+    /// a terminal event, with `isError`), or `nil` when the notation cannot state their times exactly.
+    private static func diagram(
+        _ events: [(offset: Int64, symbol: String?)], isError: (Int) -> Bool, frameNanoseconds: Int64
+    ) -> String? {
         var output = ""
-        var cursor = 0
+        var cursor = 0  // the first frame the next character stands for
         var index = 0
         while index < events.count {
-            let frameIndex = frameNumber(of: events[index].time, start: start, frameNanoseconds: frameNanoseconds)
+            let offset = events[index].offset
+            guard offset >= 0, offset % frameNanoseconds == 0 else { return nil }
+            guard let frameIndex = Int(exactly: offset / frameNanoseconds), frameIndex >= cursor else { return nil }
             var group: [String] = []
-            while index < events.count,
-                frameNumber(of: events[index].time, start: start, frameNanoseconds: frameNanoseconds) == frameIndex
-            {
-                switch events[index].event {
-                case .next(let value): group.append(symbol(value))
-                case .error: group.append("#")
-                case .completed: group.append("|")
+            while index < events.count, events[index].offset == offset {
+                if let symbol = events[index].symbol {
+                    guard symbol.count == 1, let character = symbol.first, !reserved.contains(character),
+                        !character.isWhitespace
+                    else { return nil }
+                    group.append(symbol)
+                } else {
+                    group.append(isError(index) ? "#" : "|")
                 }
                 index += 1
             }
-            if frameIndex > cursor {
-                output += String(repeating: "-", count: frameIndex - cursor)
-                cursor = frameIndex
-            }
+            output += String(repeating: "-", count: frameIndex - cursor)
+            cursor = frameIndex
             if group.count == 1 {
                 output += group[0]
                 cursor += 1
@@ -150,9 +198,30 @@ public enum Marbles {
         return output
     }
 
-    static func frameNumber(of time: Duration, start: Duration, frameNanoseconds: Int64) -> Int {
-        if time <= start { return 0 }
-        return Int((time - start).clampedNanoseconds / frameNanoseconds)
+    /// Characters a value's symbol may not be in a diagram (the notation's own).
+    private static let reserved: Set<Character> = ["-", "(", ")", "|", "#", "^"]
+
+    /// `to - from` in nanoseconds, negative when `to` is earlier.
+    private static func nanoseconds(from start: Duration, to time: Duration) -> Int64 {
+        time >= start ? (time - start).clampedNanoseconds : -(start - time).clampedNanoseconds
+    }
+
+    /// An offset in frames: `3`, or `1+500ms` between frames, `-2` before the start.
+    private static func frameText(_ offset: Int64, frameNanoseconds: Int64) -> String {
+        let sign = offset < 0 ? "-" : ""
+        let magnitude = offset.magnitude
+        let frames = magnitude / UInt64(frameNanoseconds)
+        let rest = magnitude % UInt64(frameNanoseconds)
+        guard rest != 0 else { return sign + String(frames) }
+        let restText: String
+        if rest % 1_000_000 == 0 {
+            restText = "\(rest / 1_000_000)ms"
+        } else if rest % 1_000 == 0 {
+            restText = "\(rest / 1_000)us"
+        } else {
+            restText = "\(rest)ns"
+        }
+        return sign + String(frames) + "+" + restText
     }
 }
 

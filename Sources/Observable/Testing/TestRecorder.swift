@@ -1,7 +1,8 @@
 /// Records every event a signal sends, with the time on a scheduler's clock, for assertions.
 ///
 /// Subscribe with ``SignalConvertible/record(on:frame:)``; advance the ``TestScheduler``; then compare
-/// the ``events`` (exact times), the ``values``, or the ``marbles`` string (frame resolution):
+/// the ``events`` (exact times), the ``values``, or the ``marbles`` string (a diagram when one states the
+/// times exactly, else a listing of the events: see ``Marbles/render(_:frame:start:symbol:)``):
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
@@ -136,7 +137,9 @@ public final class TestRecorder<Value, Failure: Error> {
     }
 
     /// The recording as a marble string, each value written as its key in `values` — the same
-    /// dictionary that built the input — or `?` when it has none.
+    /// dictionary that built the input. A value that has no key is written `?(value)`, which no diagram
+    /// can hold: the recording is then listed event by event (see ``Marbles/render(_:frame:start:symbol:)``),
+    /// so two different unknown values never look the same, and a comparison with a diagram fails.
     ///
     /// ```swift
     /// enum Colour { case white, yellow }
@@ -146,7 +149,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// ```
     public func marbles(values: [Character: Value]) -> String where Value: Equatable {
         marbles { value in
-            values.first(where: { $0.value == value }).map { String($0.key) } ?? "?"
+            values.first(where: { $0.value == value }).map { String($0.key) } ?? "?(\(value))"
         }
     }
 }

@@ -22,7 +22,7 @@ final class BridgesBadInputTests: ResourceCheckedTestCase {
         do {
             let captured = Tracked()
             capturedWeakly = captured
-            failingSubscription = center.signal(for: scoreChanged).subscribeEvents { event in
+            failingSubscription = center.signal(for: scoreChanged, malformed: .fail).subscribeEvents { event in
                 withExtendedLifetime(captured) {}
                 if case .error(let error) = event { failure = error }
                 failing.receive(event)

@@ -155,14 +155,49 @@ final class MarblesTests: ResourceCheckedTestCase {
         XCTAssertEqual(try Marbles.events("-^a"), [.next("a", at: .seconds(1))])
     }
 
-    func testRenderPutsOffFrameEventsInTheFrameThatContainsThem() {
+    func testRenderNeverDrawsEventsAGroupsWidthPushesLater() throws {
+        // 0, 0, 1 s, 3 s used to render "(ft)ft", which reads 0, 0, 4 s, 5 s.
+        let events: [TimedEvent<String, Never>] = [
+            .next("f", at: .zero), .next("t", at: .zero), .next("f", at: .seconds(1)), .next("t", at: .seconds(3)),
+        ]
+        let rendered = Marbles.render(events, symbol: { $0 })
+        XCTAssertEqual(rendered, #"inexact (frame 1.0 seconds): "f"@0 "t"@0 "f"@1 "t"@3"#)
+        let misread: [TimedEvent<String, Never>] = [
+            .next("f", at: .zero), .next("t", at: .zero), .next("f", at: .seconds(4)), .next("t", at: .seconds(5)),
+        ]
+        XCTAssertEqual(Marbles.render(misread, symbol: { $0 }), "(ft)ft")
+        XCTAssertEqual(try Marbles.events("(ft)ft"), misread, "the diagram reads back as the timeline it drew")
+    }
+
+    func testRenderListsEventsBetweenFramesWithTheirExactOffsets() {
         let events: [TimedEvent<String, Never>] = [
             .next("a", at: .milliseconds(1500)), .next("b", at: .milliseconds(1700)), .completed(at: .seconds(4)),
         ]
+        XCTAssertEqual(
+            Marbles.render(events, symbol: { $0 }),
+            #"inexact (frame 1.0 seconds): "a"@1+500ms "b"@1+700ms |@4"#)
+        XCTAssertEqual(
+            Marbles.render(events, frame: .milliseconds(100), symbol: { $0 }),
+            String(repeating: "-", count: 15) + "a-b" + String(repeating: "-", count: 22) + "|")
+        let before: [TimedEvent<String, TestError>] = [.error(TestError(1), at: .seconds(1))]
+        XCTAssertEqual(Marbles.render(before, start: .seconds(3), symbol: { $0 }), "inexact (frame 1.0 seconds): #@-2")
+    }
+
+    func testRenderListsValuesWhoseSymbolIsNotOneCharacter() {
+        let events: [TimedEvent<Int, Never>] = [.next(10, at: .seconds(1)), .completed(at: .seconds(2))]
+        XCTAssertEqual(Marbles.render(events, symbol: { "\($0)" }), #"inexact (frame 1.0 seconds): "10"@1 |@2"#)
+        let reserved: [TimedEvent<String, Never>] = [.next("-", at: .seconds(1))]
+        XCTAssertEqual(Marbles.render(reserved, symbol: { $0 }), #"inexact (frame 1.0 seconds): "-"@1"#)
+        let space: [TimedEvent<String, Never>] = [.next(" ", at: .zero)]
+        XCTAssertEqual(Marbles.render(space, symbol: { $0 }), #"inexact (frame 1.0 seconds): " "@0"#)
+    }
+
+    func testRenderDrawsGroupsThatLeaveRoomForTheirWidth() throws {
+        let events: [TimedEvent<String, Never>] = [
+            .next("a", at: .seconds(1)), .next("b", at: .seconds(1)), .completed(at: .seconds(5)),
+        ]
         XCTAssertEqual(Marbles.render(events, symbol: { $0 }), "-(ab)|")
-        XCTAssertEqual(Marbles.render(events, frame: .milliseconds(500), symbol: { $0 }), "---(ab)-|")
-        let apart: [TimedEvent<String, Never>] = [.next("a", at: .milliseconds(1500)), .next("b", at: .seconds(2))]
-        XCTAssertEqual(Marbles.render(apart, frame: .milliseconds(500), symbol: { $0 }), "---ab")
+        XCTAssertEqual(try Marbles.events("-(ab)|"), events)
     }
 
     func testUnknownSymbolThrowsAndNamesIt() {

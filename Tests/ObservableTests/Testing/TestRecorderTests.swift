@@ -39,12 +39,20 @@ final class TestRecorderTests: ResourceCheckedTestCase {
         XCTAssertEqual(recorder.marbles, "---b---c")
     }
 
-    func testMarblesWithValueDictionaryWritesKeysAndQuestionMarksForUnknownValues() {
+    func testMarblesWithValueDictionaryWritesKeysAndListsUnknownValuesByDescription() {
         let subject = Subject<Int, Never>()
         let recorder = subject.record()
         subject.send(1)
+        XCTAssertEqual(recorder.marbles(values: ["a": 1]), "a")
         subject.send(99)
-        XCTAssertEqual(recorder.marbles(values: ["a": 1]), "(a?)")
+        XCTAssertEqual(recorder.marbles(values: ["a": 1]), #"inexact (frame 1.0 seconds): "a"@0 "?(99)"@0"#)
+        let other = Subject<Int, Never>()
+        let otherRecorder = other.record()
+        other.send(1)
+        other.send(98)
+        XCTAssertNotEqual(
+            otherRecorder.marbles(values: ["a": 1]), recorder.marbles(values: ["a": 1]),
+            "two different unknown values never draw the same")
     }
 
     func testDisposeStopsRecordingButKeepsEvents() {

@@ -20,6 +20,9 @@ public enum GObjectError: Error, Equatable, Sendable, CustomStringConvertible {
     case propertyTypeMismatch(type: String, property: String, propertyType: String, valueType: String)
     /// The object's class has no signal with that name (or the detail is not valid for it).
     case noSuchSignal(type: String, signal: String)
+    /// The object does not implement the GTK interface an operation needs (`GtkEditable` for
+    /// ``GObjectHandle/setText(_:)``).
+    case notImplementing(type: String, interface: String)
 
     /// A sentence naming the type and the property or signal.
     ///
@@ -39,6 +42,8 @@ public enum GObjectError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(type)'s property \"\(property)\" holds \(propertyType), which \(valueType) cannot represent"
         case .noSuchSignal(let type, let signal):
             return "\(type) has no signal \"\(signal)\""
+        case .notImplementing(let type, let interface):
+            return "\(type) does not implement \(interface)"
         }
     }
 }

@@ -51,7 +51,7 @@ extension GObjectHandle {
     /// let entry = GObjectHandle(sinking: gtk_entry_new())
     /// let text = try entry.observe(property: "text", as: String.self)
     /// text.subscribe(next: { print("text:", $0) })   // text:
-    /// gtk_editable_set_text(entry.editable, "tether") // text: tether
+    /// try entry.setText("tether")                     // text: tether
     /// ```
     /// Marble: property set to `a`, then `b`, then the widget destroyed → `a--b--|` (after the current value).
     public func observe<Value: GValueConvertible>(property: String, as type: Value.Type = Value.self)
@@ -108,7 +108,7 @@ extension GObjectHandle {
     /// let form = Form()
     /// let entry = GObjectHandle(sinking: gtk_entry_new())
     /// try entry.channel(property: "text", as: String.self) <~> form.channel(\.username)
-    /// gtk_editable_set_text(entry.editable, "ann")   // form.username == "ann"
+    /// try entry.setText("ann")                       // form.username == "ann"
     /// form.username = "bob"                          // the entry shows "bob"
     /// ```
     public func channel<Value: GValueConvertible>(property: String, as type: Value.Type = Value.self)

@@ -19,7 +19,7 @@ import CGtk
 /// let label = GObjectHandle(sinking: gtk_label_new(""))
 /// let text = try entry.observe(property: "text", as: String.self)
 /// try label.bind(property: "label", to: text.map { "Hello, \($0)!" })
-/// gtk_editable_set_text(entry.editable, "Ann")
+/// try entry.setText("Ann")
 /// print(try label.value(of: "label", as: String.self))   // Hello, Ann!
 /// ```
 @MainActor
@@ -92,7 +92,8 @@ open class GObjectHandle {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: Pointee.self)
     }
 
-    /// The object as a `GtkEditable *` (entries, search entries, spin buttons), or `nil`.
+    /// The object as a `GtkEditable *` (entries, search entries, spin buttons), or `nil` — for GTK's
+    /// `gtk_editable_*` functions; ``text()`` and ``setText(_:)`` cover the text without C.
     ///
     /// ```swift
     /// let entry = GObjectHandle(sinking: gtk_entry_new())

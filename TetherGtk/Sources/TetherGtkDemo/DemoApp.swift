@@ -86,7 +86,12 @@ public func runDemo(arguments: [String]) -> Int32 {
     var closed = false
     _ = try? demo.window.connect("destroy") { _ in closed = true }
     demo.present()
-    type(options, into: demo)
+    do {
+        try type(options, into: demo)
+    } catch {
+        FileHandle.standardError.write(Data("tether-gtk-demo: \(error)\n".utf8))
+        return 1
+    }
     if let path = options.screenshot {
         return screenshot(demo, options: options, to: path)
     }
@@ -96,11 +101,11 @@ public func runDemo(arguments: [String]) -> Int32 {
 
 /// Types the scripted input into the window's widgets, as a user would (each edit goes through GTK).
 @MainActor
-func type(_ options: DemoOptions, into demo: DemoWindow) {
-    if let username = options.username { gtk_editable_set_text(demo.loginPanel.username.editable, username) }
-    if let password = options.password { gtk_editable_set_text(demo.loginPanel.password.editable, password) }
+func type(_ options: DemoOptions, into demo: DemoWindow) throws(GObjectError) {
+    if let username = options.username { try demo.loginPanel.username.setText(username) }
+    if let password = options.password { try demo.loginPanel.password.setText(password) }
     if options.signIn { demo.loginPanel.signInButton.emit("clicked") }
-    if let query = options.query { gtk_editable_set_text(demo.searchPanel.entry.editable, query) }
+    if let query = options.query { try demo.searchPanel.entry.setText(query) }
 }
 
 /// Waits (running GTK's loop) until the window is drawn and the scripted work has settled, then renders it.

@@ -52,6 +52,35 @@ final class PropertyBindingTests: GtkTestCase {
         }
     }
 
+    func testTheLastValueSentOnAnotherThreadRightBeforeCompletionIsWritten() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new("old"))
+            let source = Subject<String, Never>()
+            let binding = try label.bind(property: "label", to: source)
+            let sent = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                source.send("last")
+                source.sendCompleted()
+                sent.signal()
+            }
+            // The main thread does not run the queued write until this wait is over: the completion has
+            // arrived on the other thread by then.
+            sent.wait()
+            pump(until: { binding.isDisposed })
+            XCTAssertEqual(String(cString: gtk_label_get_label(OpaquePointer(label.object))), "last")
+        }
+    }
+
+    func testAValueDeliveredOnABackgroundSchedulerIsWrittenBeforeItsCompletionEndsTheBinding() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new(""))
+            let binding = try label.bind(
+                property: "label", to: Signal(value: "x").deliver(on: QueueScheduler(name: "bg")))
+            pump(until: { binding.isDisposed })
+            XCTAssertEqual(String(cString: gtk_label_get_label(OpaquePointer(label.object))), "x")
+        }
+    }
+
     func testABindingEndsWhenTheWidgetIsDestroyedAndLeaksNoHandler() throws {
         try onMain {
             let before = GSignalConnection.liveCount

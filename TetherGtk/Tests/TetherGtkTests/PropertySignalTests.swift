@@ -21,8 +21,8 @@ final class PropertySignalTests: GtkTestCase {
             var texts: [String] = []
             let subscription = try entry.textSignal().subscribe(next: { texts.append($0) })
             defer { subscription.dispose() }
-            gtk_editable_set_text(entry.editable, "tet")
-            gtk_editable_set_text(entry.editable, "tether")
+            try entry.setText("tet")
+            try entry.setText("tether")
             XCTAssertEqual(texts, ["", "tet", "tether"])
         }
     }
@@ -105,6 +105,34 @@ final class PropertySignalTests: GtkTestCase {
             try label.set(property: "css-classes", to: ["one", "two"])
             XCTAssertEqual(try label.value(of: "css-classes", as: [String].self), ["one", "two"])
             XCTAssertEqual(gtk_widget_has_css_class(label.widgetPointer, "two"), 1)
+        }
+    }
+}
+
+final class EditableTests: GtkTestCase {
+    func testTextAndSetTextReadAndEditAnEditableAsTypingWould() throws {
+        try onMain {
+            let entry = GObjectHandle(sinking: gtk_search_entry_new())
+            XCTAssertTrue(entry.isEditable)
+            var seen: [String] = []
+            let observing = try entry.textSignal().subscribe(next: { seen.append($0) })
+            defer { observing.dispose() }
+            try entry.setText("tether")
+            XCTAssertEqual(try entry.text(), "tether")
+            XCTAssertEqual(String(cString: gtk_editable_get_text(entry.editable)), "tether")
+            XCTAssertEqual(seen, ["", "tether"])
+        }
+    }
+
+    func testTextOfAWidgetThatIsNotEditableThrowsNamingTheInterface() throws {
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new("Hi"))
+            XCTAssertFalse(label.isEditable)
+            XCTAssertThrowsError(try label.setText("x")) { error in
+                XCTAssertEqual(error as? GObjectError, .notImplementing(type: "GtkLabel", interface: "GtkEditable"))
+                XCTAssertEqual("\(error)", "GtkLabel does not implement GtkEditable")
+            }
+            XCTAssertThrowsError(try label.text())
         }
     }
 }

@@ -108,7 +108,9 @@ extension PropertyAccess {
                         if weakObject.withObject({ access.write(value, to: $0) }) == nil { binding.dispose() }
                     }
                 },
-                completed: { binding.dispose() }))
+                // Through the writer too: a value sent on another thread just before the completion is
+                // still queued for the main thread, and must be written before the binding ends.
+                completed: { writer.perform { binding.dispose() } }))
         return binding
     }
 

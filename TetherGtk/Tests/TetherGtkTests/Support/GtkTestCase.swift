@@ -10,6 +10,9 @@ import XCTest
 class GtkTestCase: XCTestCase {
     /// Whether GTK could open a display; widget tests fail (not skip) when it could not.
     static let hasDisplay: Bool = MainActor.assumeIsolated {
+        // Xvfb has no session bus: without this, GTK's accessibility support warns "Unable to acquire
+        // session bus" (dbus-launch) at start. The tests do not use accessibility.
+        setenv("GTK_A11Y", "none", 0)
         let ok = gtk_init_check() != 0
         if ok { MainQueueIntegration.install() }
         return ok
