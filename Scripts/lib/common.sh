@@ -15,12 +15,16 @@ tether_triple() {
     swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1
 }
 
-# Builds the library modules (debug) and prints the directory holding their .swiftmodule files.
+# tether_build_modules [TARGET...]
+# Builds the library modules (debug), and the given other targets, and prints the directory holding their
+# .swiftmodule files. TETHER_BUILD_FLAGS: more `swift build` options (`--sanitize=thread`).
 tether_build_modules() {
-    local module log
+    local module log build_flags=()
+    read -ra build_flags <<<"${TETHER_BUILD_FLAGS:-}"
     log=$(mktemp)
-    for module in "${TETHER_MODULES[@]}"; do
-        if ! swift build --scratch-path "$TETHER_SCRATCH" --target "$module" >"$log" 2>&1; then
+    for module in "${TETHER_MODULES[@]}" "$@"; do
+        if ! swift build --scratch-path "$TETHER_SCRATCH" ${build_flags[@]+"${build_flags[@]}"} --target "$module" \
+            >"$log" 2>&1; then
             cat "$log" >&2
             rm -f "$log"
             echo "error: building $module failed" >&2
@@ -28,7 +32,7 @@ tether_build_modules() {
         fi
     done
     rm -f "$log"
-    echo "$(swift build --scratch-path "$TETHER_SCRATCH" --show-bin-path)/Modules"
+    echo "$(swift build --scratch-path "$TETHER_SCRATCH" ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)/Modules"
 }
 
 # tether_symbol_graphs MODULE MODULES_DIR OUTPUT_DIR [extra swift-symbolgraph-extract options]

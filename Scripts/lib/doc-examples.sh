@@ -1,0 +1,124 @@
+# The documentation examples' generator, shared by Scripts/check-doc-examples.sh (compiles every example)
+# and Scripts/run-doc-examples.sh (also runs them). Sourced, not run.
+
+# tether_doc_generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks
+# compiled and skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///`
+# lines, with the `///` and one space removed; any other line ends a doc comment). In doc comments a bare
+# ``` fence is Swift too, as DocC reads it.
+#
+# Each block that is not `top-level` becomes `func exampleN() async throws`. With TETHER_DOC_RUNNABLE=1
+# the file also imports DocExampleSupport (Scripts/Tools/DocExampleRunner.swift) and ends with
+# `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
+# closure calling it — or, for a `compile-only` block, the reason it is not run.
+# Environment: TETHER_DOC_IMPORTS (more imports), TETHER_DOC_ISOLATION=main-actor (a block without a
+# marker is @MainActor), TETHER_DOC_RUNNABLE.
+tether_doc_generate() {
+    local output=$1 mode=$2
+    shift 2
+    awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" \
+        -v runnable="${TETHER_DOC_RUNNABLE:-}" '
+        function flush_marker() { marker = pending; reason = pending_reason; pending = ""; pending_reason = "" }
+        function unterminated() {
+            if (inside != 0) {
+                printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
+                failed = 1
+                if (inside == 1) { print "#sourceLocation()"; if (marker != "top-level") print "}"; print "" }
+            }
+            inside = 0; marker = ""; pending = ""; pending_reason = ""
+        }
+        function swift_string(text) { gsub(/\\/, "\\\\", text); gsub(/"/, "\\\"", text); return "\"" text "\"" }
+        BEGIN {
+            print "import Foundation"
+            print "import Dispatch"
+            print "import XCTest"
+            print "import Observable"
+            print "import Bridges"
+            print "import Binding"
+            n = split(extra_imports, extra, " ")
+            for (i = 1; i <= n; i++) print "import " extra[i]
+            if (runnable) print "import DocExampleSupport"
+            print ""
+            inside = 0; count = 0; skipped = 0; pending = ""; pending_reason = ""; runs = 0
+        }
+        FNR == 1 { unterminated(); file = FILENAME }
+        mode == "doc" {
+            if ($0 !~ /^[ \t]*\/\/\/( |$)/) { unterminated(); next }
+            sub(/^[ \t]*\/\/\/ ?/, "")
+        }
+        # <!-- example: NAME --> or <!-- example: NAME: a reason -->
+        inside == 0 && /^[ \t]*<!--[ \t]*example:[ \t]*[a-z-]+([ \t]*:[^>]*)?[ \t]*-->[ \t]*$/ {
+            pending = $0
+            sub(/^[ \t]*<!--[ \t]*example:[ \t]*/, "", pending)
+            sub(/[ \t]*-->[ \t]*$/, "", pending)
+            pending_reason = ""
+            if (match(pending, /[ \t]*:/)) {
+                pending_reason = substr(pending, RSTART + RLENGTH)
+                sub(/^[ \t]*/, "", pending_reason)
+                pending = substr(pending, 1, RSTART - 1)
+            }
+            next
+        }
+        inside == 0 && (/^[ \t]*```[ \t]*swift[ \t]*$/ || (mode == "doc" && /^[ \t]*```[ \t]*$/)) {
+            flush_marker()
+            opened = FNR
+            match($0, /^[ \t]*/); indent = RLENGTH
+            if (marker == "skip") { inside = 2; skipped++; next }
+            if (marker != "" && marker != "top-level" && marker != "main-actor" && marker != "compile-only") {
+                printf "%s:%d: error: unknown marker \"example: %s\"\n", file, FNR - 1, marker > "/dev/stderr"
+                failed = 1
+            }
+            if (marker == "compile-only" && reason == "") {
+                printf "%s:%d: error: \"example: compile-only\" needs its reason: <!-- example: compile-only: why -->\n", \
+                    file, FNR - 1 > "/dev/stderr"
+                failed = 1
+            }
+            inside = 1; count++
+            if (marker != "top-level") {
+                main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
+                printf "%sfunc example%d() async throws {\n", (main_actor ? "@MainActor " : ""), count
+                runs++
+                run_file[runs] = file; run_line[runs] = FNR + 1; run_function[runs] = "example" count
+                run_reason[runs] = (marker == "compile-only" ? reason : "")
+            }
+            printf "#sourceLocation(file: \"%s\", line: %d)\n", file, FNR + 1
+            next
+        }
+        inside > 0 && /^[ \t]*```[ \t]*$/ {
+            if (inside == 1) {
+                print "#sourceLocation()"
+                if (marker != "top-level") print "}"
+                print ""
+            }
+            inside = 0; marker = ""; next
+        }
+        inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
+            imports[$0] = 1; print ""; next     # imports move to file scope, line numbers stay
+        }
+        inside == 1 { print substr($0, indent + 1); next }
+        inside == 2 { next }
+        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
+        /[^ \t]/ { pending = "" }
+        END {
+            unterminated()
+            for (line in imports) { sub(/^[ \t]*/, "", line); print line }
+            if (runnable) {
+                print ""
+                print "/// Every example of this file (blocks marked top-level are declarations, not examples)."
+                print "nonisolated public func docExamples() -> [DocExample] {"
+                print "    ["
+                for (i = 1; i <= runs; i++) {
+                    if (run_reason[i] != "")
+                        printf "        DocExample(file: %s, line: %d, compileOnly: %s),\n", \
+                            swift_string(run_file[i]), run_line[i], swift_string(run_reason[i])
+                    else
+                        printf "        DocExample(file: %s, line: %d) { try await %s() },\n", \
+                            swift_string(run_file[i]), run_line[i], run_function[i]
+                }
+                print "    ]"
+                print "}"
+            }
+            print count, skipped > "/dev/stderr"
+            exit failed
+        }
+    ' "$@" >"$output" 2>"$output.count"
+}
