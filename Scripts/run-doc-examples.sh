@@ -62,7 +62,7 @@ else
     markdown_files=(README.md)
     while IFS= read -r file; do markdown_files+=("$file"); done < <(find Sources -path '*.docc/*' -name '*.md' | sort)
     while IFS= read -r file; do swift_files+=("$file"); done < <(find Sources -name '*.swift' | sort)
-    while IFS= read -r file; do run_files+=("$file"); done < <(find Tests/ExampleRuns -name '*.swift' | sort)
+    while IFS= read -r file; do run_files+=("$file"); done < <(find Tests/ExampleRuns -maxdepth 1 -name '*.swift' | sort)
 fi
 
 modules_dir=$(tether_build_modules TetherDemoModels)
@@ -99,22 +99,13 @@ if ! up_to_date "$support/DocExampleSupport.o" Scripts/Tools/DocExampleRunner.sw
         -o "$support/DocExampleSupport.o"
 fi
 
-# Generates one Swift file per source (shared by both builds); a generated file that did not change is
-# not rewritten, so its modules are not compiled again.
-sources=() # slug=file.swift
-generate_status=0
-refresh() { # NEW OLD
-    if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi
-}
+# The sources: for each slug, how its Swift file is made — generated from Markdown or doc comments, or a
+# hand-written file of Tests/ExampleRuns.
+declare -A source_kind source_files
+slugs=()
 for markdown in ${markdown_files[@]+"${markdown_files[@]}"}; do
     slug=$(echo "$markdown" | sed 's/[^A-Za-z0-9]/_/g')
-    if TETHER_DOC_RUNNABLE=1 tether_doc_generate "$work/src/$slug.new" markdown "$markdown"; then
-        refresh "$work/src/$slug.new" "$work/src/$slug.swift"
-        sources+=("$slug=$work/src/$slug.swift")
-    else
-        grep -v '^[0-9]* [0-9]*$' "$work/src/$slug.new.count" >&2 || true
-        generate_status=1
-    fi
+    slugs+=("$slug"); source_kind[$slug]=markdown; source_files[$slug]=$markdown
 done
 for module in "${TETHER_MODULES[@]}"; do
     module_sources=()
@@ -123,28 +114,73 @@ for module in "${TETHER_MODULES[@]}"; do
     done
     [ ${#module_sources[@]} -eq 0 ] && continue
     slug="${module}_doc_comments"
-    if TETHER_DOC_RUNNABLE=1 tether_doc_generate "$work/src/$slug.new" doc "${module_sources[@]}"; then
-        refresh "$work/src/$slug.new" "$work/src/$slug.swift"
-        sources+=("$slug=$work/src/$slug.swift")
-    else
-        grep -v '^[0-9]* [0-9]*$' "$work/src/$slug.new.count" >&2 || true
-        generate_status=1
-    fi
+    slugs+=("$slug"); source_kind[$slug]=doc; source_files[$slug]="${module_sources[*]}"
 done
 for file in ${run_files[@]+"${run_files[@]}"}; do
     slug=$(echo "$file" | sed 's/[^A-Za-z0-9]/_/g')
-    sources+=("$slug=$file")
+    slugs+=("$slug"); source_kind[$slug]=swift; source_files[$slug]=$file
 done
 
-# compile_source DIR SLUG FILE FLAG... — one example module; its messages in DIR/SLUG.log.
+# driver_for SLUG — Tests/ExampleRuns/Articles/<Article>.swift, the drivers of a Markdown source's
+# top-level types, compiled into its module; nothing when it has none.
+driver_for() {
+    local file
+    [ "${source_kind[$1]}" = markdown ] || return 0
+    file="Tests/ExampleRuns/Articles/$(basename "${source_files[$1]}" .md).swift"
+    if [ -f "$file" ]; then echo "$file"; fi
+}
+
+# refresh NEW OLD — replaces OLD by NEW unless they are equal (then OLD keeps its date: not compiled again).
+refresh() {
+    if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi
+}
+
+# compile_source DIR SLUG FLAG... — generates and compiles one example module, DIR/SLUG.o; its messages in
+# DIR/SLUG.log. When blocks do not compile, they are left out (their errors in DIR/SLUG.excluded) and the
+# others compiled again, up to 8 times: one block that fails in a build does not keep the others from running.
 compile_source() {
-    local dir=$1 slug=$2 file=$3
-    shift 3
-    if up_to_date "$dir/$slug.o" "$file" "$support/DocExampleSupport.o"; then return 0; fi
-    rm -f "$dir/$slug.o"
-    swiftc "${swiftc_flags[@]}" "$@" -wmo -module-name "Examples_$slug" -I "$support" -emit-module \
-        -emit-module-path "$dir/Examples_$slug.swiftmodule" -c "$file" -o "$dir/$slug.o.partial" \
-        >"$dir/$slug.log" 2>&1 && mv "$dir/$slug.o.partial" "$dir/$slug.o"
+    local dir=$1 slug=$2 file attempt excluded="" new driver
+    shift 2
+    local files=()
+    read -ra files <<<"${source_files[$slug]}"
+    : >"$dir/$slug.excluded"
+    for attempt in 1 2 3 4 5 6 7 8; do
+        if [ "${source_kind[$slug]}" = swift ]; then
+            file=${files[0]}
+        else
+            file="$dir/src/$slug.swift"
+            if ! TETHER_DOC_RUNNABLE=1 TETHER_DOC_EXCLUDE="$excluded" \
+                tether_doc_generate "$dir/src/$slug.new" "${source_kind[$slug]}" "${files[@]}"; then
+                grep -v '^[0-9]* [0-9]*$' "$dir/src/$slug.new.count" >"$dir/$slug.log" || true
+                rm -f "$dir/$slug.o"
+                return 1
+            fi
+            driver=$(driver_for "$slug")
+            if [ -n "$driver" ]; then
+                {
+                    echo "#sourceLocation(file: \"$driver\", line: 1)"
+                    cat "$driver"
+                    echo "#sourceLocation()"
+                } >>"$dir/src/$slug.new"
+            fi
+            refresh "$dir/src/$slug.new" "$file"
+        fi
+        if up_to_date "$dir/$slug.o" "$file" "$support/DocExampleSupport.o"; then return 0; fi
+        rm -f "$dir/$slug.o"
+        if swiftc "${swiftc_flags[@]}" "$@" -wmo -module-name "Examples_$slug" -I "$support" -emit-module \
+            -emit-module-path "$dir/Examples_$slug.swiftmodule" -c "$file" -o "$dir/$slug.o.partial" \
+            >"$dir/$slug.log" 2>&1; then
+            mv "$dir/$slug.o.partial" "$dir/$slug.o"
+            return 0
+        fi
+        [ "${source_kind[$slug]}" = swift ] && return 1
+        # The example lines the errors point at (not the generated file's own lines).
+        new=$(sed -n 's/^\([^ :]*\):\([0-9]*\):[0-9]*: error: .*/\1:\2/p' "$dir/$slug.log" | grep -v "^$dir/" | sort -u)
+        [ -n "$new" ] || return 1
+        grep -E '^[^ :]+:[0-9]+:[0-9]+: error: ' "$dir/$slug.log" | grep -v "^$dir/" >>"$dir/$slug.excluded" || true
+        excluded="$excluded $new"
+    done
+    return 1
 }
 
 # report_run DIR LOG FROM_LINE RC — reads what one run of the runner wrote after FROM_LINE of LOG; appends
@@ -163,6 +199,7 @@ report_run() {
         /^@@docrun HANG / { line = $0; sub(/^@@docrun HANG [0-9]+ /, "", line); print "HANG  " line >> results; hung = $3; next }
         /^@@docrun DONE/ { done = 1; next }
         /^SUMMARY: ThreadSanitizer/ && current != "" && race == "" { race = $0; sub(/^SUMMARY: ThreadSanitizer: /, "", race) }
+        /run-doc-examples\.sh: line/ { next }   # the shell saying the runner was killed
         /(Fatal error|Illegal instruction|_dispatch_assert_queue_fail|Incorrect actor executor|Precondition failed|Assertion failed)/ && current != "" && !(current in why) { why[current] = $0 }
         END {
             if (done) { print "done"; exit }
@@ -187,26 +224,34 @@ for mode in "${modes[@]}"; do
     dir="$work/$mode"
     mkdir -p "$dir"
     # Compile the example modules, two at a time.
-    for entry in "${sources[@]}"; do
-        compile_source "$dir" "${entry%%=*}" "${entry#*=}" ${mode_flags[@]+"${mode_flags[@]}"} &
+    mkdir -p "$dir/src"
+    for slug in "${slugs[@]}"; do
+        compile_source "$dir" "$slug" ${mode_flags[@]+"${mode_flags[@]}"} &
         while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
     done
     wait || true
     compiled=()
     compile_failures=0
+    blocks_left_out=0
     warnings=0
-    for entry in "${sources[@]}"; do
-        slug=${entry%%=*}
+    for slug in "${slugs[@]}"; do
+        label=${source_files[$slug]}
+        [ "${source_kind[$slug]}" = doc ] && label="/// in $(dirname "${label%% *}" | cut -d/ -f1-2)"
         if [ -f "$dir/$slug.o" ]; then
             compiled+=("$slug")
             if grep ': warning:' "$dir/$slug.log" 2>/dev/null | grep -qv '\[#no-usage\]'; then
                 grep -A3 ': warning:' "$dir/$slug.log" | grep -v '\[#no-usage\]' >&2 || true
-                echo "WARN  $mode: ${entry#*=} compiles with warnings (above)" >&2
+                echo "$mode: WARN  $label compiles with warnings (above)"
                 warnings=$((warnings + 1))
+            fi
+            if [ -s "$dir/$slug.excluded" ]; then
+                # One line per block left out: its first error.
+                sed "s/^/$mode: COMPILE-FAIL  /" "$dir/$slug.excluded"
+                blocks_left_out=$((blocks_left_out + $(wc -l <"$dir/$slug.excluded")))
             fi
         else
             cat "$dir/$slug.log" >&2
-            echo "COMPILE-FAIL  $mode: ${entry#*=} (generated: ${entry#*=}; its examples are not run)" >&2
+            echo "$mode: COMPILE-FAIL  $label (none of its examples run)"
             compile_failures=$((compile_failures + 1))
         fi
     done
@@ -218,7 +263,13 @@ for mode in "${modes[@]}"; do
         echo "@main enum DocExamplesMain {"
         echo "    static func main() async {"
         echo "        await DocExampleRunner.main(["
-        for slug in ${compiled[@]+"${compiled[@]}"}; do echo "            Examples_$slug.docExamples(),"; done
+        for slug in ${compiled[@]+"${compiled[@]}"}; do
+            if [ -n "$(driver_for "$slug")" ]; then
+                echo "            Examples_$slug.docExamples() + Examples_$slug.exampleDrivers(),"
+            else
+                echo "            Examples_$slug.docExamples(),"
+            fi
+        done
         echo "        ])"
         echo "    }"
         echo "}"
@@ -241,12 +292,13 @@ for mode in "${modes[@]}"; do
     while [ "$from" != done ]; do
         first_line=$(($(wc -l <"$log") + 1))
         rc=0
-        if [ $tsan -eq 1 ]; then
+        # In a subshell, so that the shell's own "Illegal instruction" line goes to the log too.
+        (
+            set +e
             SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="${TSAN_OPTIONS:-} halt_on_error=0" \
-                "$dir/run-doc-examples" --from "$from" --timeout "$timeout" >>"$log" 2>&1 || rc=$?
-        else
-            SWIFT_BACKTRACE=enable=no "$dir/run-doc-examples" --from "$from" --timeout "$timeout" >>"$log" 2>&1 || rc=$?
-        fi
+                "$dir/run-doc-examples" --from "$from" --timeout "$timeout"
+            exit $?
+        ) >>"$log" 2>&1 || rc=$?
         from=$(report_run "$dir" "$log" "$first_line" "$rc")
     done
     # Each example that trapped, run again alone with a backtrace: does it trap on its own, and where.
@@ -254,22 +306,29 @@ for mode in "${modes[@]}"; do
     while IFS= read -r line; do
         location=${line#TRAP  }
         location=${location%%: *}
-        index=$("$dir/run-doc-examples" --list | awk -v location="$location" '$2 == location { print $1; exit }')
+        index=$("$dir/run-doc-examples" --list | awk -v location="$location" '$2 == location && found == "" { found = $1 } END { print found }')
         [ -n "$index" ] || continue
-        {
+        (
             echo "=== $location, run alone"
             SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,sanitize=yes \
-                "$dir/run-doc-examples" --only "$index" --timeout "$timeout" 2>&1 || true
-        } >>"$dir/traps.log"
+                "$dir/run-doc-examples" --only "$index" --timeout "$timeout" || true
+        ) >>"$dir/traps.log" 2>&1
     done < <(grep '^TRAP  ' "$dir/results" | grep -v '(between examples)' || true)
 
     grep -v '^PASS  \|^SKIP  ' "$dir/results" | sed "s/^/$mode: /" || true
+    # Where each trap happened, run alone: the backtrace's frames in documentation or example code.
+    awk '/^=== / { print "    " $0; shown = 0; next }
+        (/^ *0 / || / at (README|Sources|Tests)[^ ]*:[0-9]+/) && shown < 4 { sub(/^ */, "      "); print; shown++ }' \
+        "$dir/traps.log"
     passed=$(grep -c '^PASS  ' "$dir/results" || true)
-    bad=$(grep -c -v '^PASS  \|^SKIP  ' "$dir/results" || true)
+    # Examples, each counted once (an example can fail several assertions).
+    examples_in() { sed -E 's/^[A-Z]+  ([^:]+:[0-9]+).*/\1/' | sort -u | wc -l; }
+    bad=$(grep -v '^PASS  \|^SKIP  ' "$dir/results" | examples_in)
     skipped=$(grep -c '^SKIP  ' "$dir/results" || true)
-    examples=$(grep -c '^[A-Z]' "$dir/results" || true)
-    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race, $skipped compile-only; $compile_failures of ${#sources[@]} sources do not compile, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
-    if [ "$bad" -gt 0 ] || [ $compile_failures -gt 0 ] || [ $warnings -gt 0 ]; then overall=1; fi
+    examples=$(examples_in <"$dir/results")
+    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race, $skipped compile-only; $blocks_left_out errors in blocks left out, $compile_failures of ${#slugs[@]} sources do not compile at all, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
+    if [ "$bad" -gt 0 ] || [ $compile_failures -gt 0 ] || [ $blocks_left_out -gt 0 ] || [ $warnings -gt 0 ]; then
+        overall=1
+    fi
 done
-[ $generate_status -eq 0 ] || overall=1
 exit $overall

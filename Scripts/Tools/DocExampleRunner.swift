@@ -56,6 +56,15 @@ public struct DocExample: Sendable {
     var location: String { "\(file):\(line)" }
 }
 
+/// Waits until `condition` holds, checking it on the main actor every 2 ms (the main queue runs in
+/// between) — for a check whose values arrive from other threads. The watchdog ends a wait that never ends.
+@MainActor
+public func waitUntil(_ condition: @MainActor () -> Bool) async {
+    while !condition() {
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+}
+
 /// Runs examples and reports on them; see the comment at the top of this file.
 public enum DocExampleRunner {
     /// Runs the examples of `groups` (one group per source) selected by the command line, then exits.

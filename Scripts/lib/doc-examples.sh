@@ -11,18 +11,35 @@
 # `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
 # closure calling it — or, for a `compile-only` block, the reason it is not run.
 # Environment: TETHER_DOC_IMPORTS (more imports), TETHER_DOC_ISOLATION=main-actor (a block without a
-# marker is @MainActor), TETHER_DOC_RUNNABLE.
+# marker is @MainActor), TETHER_DOC_RUNNABLE, TETHER_DOC_EXCLUDE (`file:line` words: the blocks holding
+# these lines are left out — run-doc-examples.sh leaves out the blocks that do not compile in one build,
+# to run the others).
 tether_doc_generate() {
     local output=$1 mode=$2
     shift 2
     awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" \
-        -v runnable="${TETHER_DOC_RUNNABLE:-}" '
+        -v runnable="${TETHER_DOC_RUNNABLE:-}" -v exclude="${TETHER_DOC_EXCLUDE:-}" '
+        # A block is printed when it closes, unless it holds an excluded line.
+        function out(text) { block = block text "\n" }
+        function close_block(last,    i, skip) {
+            skip = 0
+            for (i = 1; i <= excluded; i++)
+                if (excluded_file[i] == file && excluded_line[i] > opened && excluded_line[i] <= last) skip = 1
+            if (skip) { left_out++; block = ""; return }
+            printf "%s", block
+            block = ""
+            if (marker != "top-level") {
+                runs++
+                run_file[runs] = file; run_line[runs] = opened + 1; run_function[runs] = "example" count
+                run_reason[runs] = (marker == "compile-only" ? reason : "")
+            }
+        }
         function flush_marker() { marker = pending; reason = pending_reason; pending = ""; pending_reason = "" }
         function unterminated() {
             if (inside != 0) {
                 printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
                 failed = 1
-                if (inside == 1) { print "#sourceLocation()"; if (marker != "top-level") print "}"; print "" }
+                if (inside == 1) { out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
             }
             inside = 0; marker = ""; pending = ""; pending_reason = ""
         }
@@ -38,7 +55,15 @@ tether_doc_generate() {
             for (i = 1; i <= n; i++) print "import " extra[i]
             if (runnable) print "import DocExampleSupport"
             print ""
-            inside = 0; count = 0; skipped = 0; pending = ""; pending_reason = ""; runs = 0
+            inside = 0; count = 0; skipped = 0; pending = ""; pending_reason = ""; runs = 0; left_out = 0
+            excluded = 0
+            n = split(exclude, words, /[ \t\n]+/)
+            for (i = 1; i <= n; i++) {
+                if (!match(words[i], /:[0-9]+$/)) continue
+                excluded++
+                excluded_file[excluded] = substr(words[i], 1, RSTART - 1)
+                excluded_line[excluded] = substr(words[i], RSTART + 1) + 0
+            }
         }
         FNR == 1 { unterminated(); file = FILENAME }
         mode == "doc" {
@@ -73,28 +98,27 @@ tether_doc_generate() {
                 failed = 1
             }
             inside = 1; count++
+            block = ""
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
-                printf "%sfunc example%d() async throws {\n", (main_actor ? "@MainActor " : ""), count
-                runs++
-                run_file[runs] = file; run_line[runs] = FNR + 1; run_function[runs] = "example" count
-                run_reason[runs] = (marker == "compile-only" ? reason : "")
+                out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
             }
-            printf "#sourceLocation(file: \"%s\", line: %d)\n", file, FNR + 1
+            out(sprintf("#sourceLocation(file: \"%s\", line: %d)", file, FNR + 1))
             next
         }
         inside > 0 && /^[ \t]*```[ \t]*$/ {
             if (inside == 1) {
-                print "#sourceLocation()"
-                if (marker != "top-level") print "}"
-                print ""
+                out("#sourceLocation()")
+                if (marker != "top-level") out("}")
+                out("")
+                close_block(FNR)
             }
             inside = 0; marker = ""; next
         }
         inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
-            imports[$0] = 1; print ""; next     # imports move to file scope, line numbers stay
+            imports[$0] = 1; out(""); next     # imports move to file scope, line numbers stay
         }
-        inside == 1 { print substr($0, indent + 1); next }
+        inside == 1 { out(substr($0, indent + 1)); next }
         inside == 2 { next }
         /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
         /[^ \t]/ { pending = "" }
@@ -117,7 +141,7 @@ tether_doc_generate() {
                 print "    ]"
                 print "}"
             }
-            print count, skipped > "/dev/stderr"
+            print count - left_out, skipped > "/dev/stderr"
             exit failed
         }
     ' "$@" >"$output" 2>"$output.count"

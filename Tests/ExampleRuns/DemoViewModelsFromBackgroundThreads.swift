@@ -88,6 +88,9 @@ func searchShowsResultsForAQueryTypedOnABackgroundQueue() async throws {
     DispatchQueue.global().async { queries.send("par") }
     for await results in results where results != nil { break }
     subscription.dispose()
+    // The search's completion is counted on the background scheduler, after its results went on.
+    let stats = search.stats
+    await waitUntil { stats.value.completed == 1 }
     XCTAssertEqual(shown.last??.query, "par")
     XCTAssertEqual(shown.last??.matches.contains("Paris, France"), true)
     XCTAssertEqual(search.stats.value.completed, 1)
