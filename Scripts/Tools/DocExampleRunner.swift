@@ -65,6 +65,16 @@ public func waitUntil(_ condition: @MainActor () -> Bool) async {
     }
 }
 
+/// Marks the main queue, for `isOnMainQueue()`.
+nonisolated(unsafe) private let mainQueueKey = DispatchSpecificKey<Bool>()
+
+/// Whether the caller runs on the main queue — where the main actor runs (on Linux after `dispatchMain()`,
+/// which an async `main` calls, not necessarily on the main thread). Unlike `dispatchPrecondition`, it
+/// does not trap: a check can count the callbacks that run elsewhere.
+public func isOnMainQueue() -> Bool {
+    DispatchQueue.getSpecific(key: mainQueueKey) == true
+}
+
 /// Runs examples and reports on them; see the comment at the top of this file.
 public enum DocExampleRunner {
     /// Runs the examples of `groups` (one group per source) selected by the command line, then exits.
@@ -82,6 +92,7 @@ public enum DocExampleRunner {
             exit(0)
         }
         XCTestObservationCenter.shared.addTestObserver(failures)
+        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
         let watchdog = Watchdog(timeout: options.timeout)
         let range = options.only.map { $0...$0 } ?? options.from...max(options.from, examples.count - 1)
         for index in range where examples.indices.contains(index) {

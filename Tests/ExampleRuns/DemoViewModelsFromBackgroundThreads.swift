@@ -23,8 +23,12 @@ nonisolated public func docExamples() -> [DocExample] {
 }
 
 /// The username and password arrive from a worker queue through bindings (RAC's `RAC(vm, username) =
-/// textSignal`); `enableLogin`, observed in the app's code, turns true.
+/// textSignal`); `enableLogin`, observed in the app's code, turns true. In the main-actor build this
+/// code is main-actor isolated, and so is the observer's closure: it must run on the main actor,
+/// whichever thread sent.
 func loginEnablesWhenTheFieldsAreTypedOnABackgroundQueue() async throws {
+    let isolation: (any Actor)? = #isolation
+    let isolatedToMainActor = isolation != nil
     let login = LoginViewModel(
         service: FakeSignInService(latency: .milliseconds(10), scheduler: QueueScheduler(priority: .background)),
         ui: QueueScheduler.main)
@@ -33,8 +37,10 @@ func loginEnablesWhenTheFieldsAreTypedOnABackgroundQueue() async throws {
     login.bind(\.username, to: usernames)
     login.bind(\.password, to: passwords)
     var seen: [Bool] = []
+    var offTheMainActor = 0
     let (enabled, arrived) = AsyncStream.makeStream(of: Bool.self)
     let subscription = login.enableLogin.subscribe(next: { isEnabled in
+        if isolatedToMainActor && !isOnMainQueue() { offTheMainActor += 1 }
         seen.append(isEnabled)
         arrived.yield(isEnabled)
     })
@@ -47,6 +53,7 @@ func loginEnablesWhenTheFieldsAreTypedOnABackgroundQueue() async throws {
     XCTAssertEqual(seen.first, false)
     XCTAssertEqual(seen.last, true)
     XCTAssertEqual(login.username, "tether")
+    XCTAssertEqual(offTheMainActor, 0, "main-actor observer closures that ran on another thread")
 }
 
 /// The sign-in command's work runs on the service's background scheduler and its result comes back
