@@ -301,6 +301,28 @@ for mode in "${modes[@]}"; do
         ) >>"$log" 2>&1 || rc=$?
         from=$(report_run "$dir" "$log" "$first_line" "$rc")
     done
+    # The `@Test` functions examples declare, run by Swift Testing (its output in swift-testing.log): one
+    # FAIL line per issue it records, a HANG when the run outlives its watchdog.
+    rc=0
+    (
+        set +e
+        SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="${TSAN_OPTIONS:-} halt_on_error=0" \
+            timeout "$timeout" "$dir/run-doc-examples" --swift-testing
+        exit $?
+    ) >"$dir/swift-testing.log" 2>&1 || rc=$?
+    tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$dir/swift-testing.log" | tail -n 1)
+    sed -n 's/.*Test \(.*\) recorded an issue at \([^ ]*\): \(.*\)/FAIL  @Test \1 at \2: \3/p' \
+        "$dir/swift-testing.log" >>"$dir/results"
+    if [ $rc -eq 124 ]; then
+        echo "HANG  @Test functions: the Swift Testing run did not finish within $timeout s" >>"$dir/results"
+    elif grep -q 'WARNING: ThreadSanitizer' "$dir/swift-testing.log"; then
+        echo "RACE  @Test functions: ThreadSanitizer reported (see $dir/swift-testing.log)" >>"$dir/results"
+    elif [ $rc -ne 0 ] && ! grep -q '^FAIL  @Test' "$dir/results"; then
+        echo "TRAP  @Test functions: the Swift Testing run ended with status $rc (see $dir/swift-testing.log)" >>"$dir/results"
+    elif [ -n "$tests" ] && [ "$tests" -gt 0 ] && [ $rc -eq 0 ]; then
+        echo "PASS  @Test functions: $tests" >>"$dir/results"
+    fi
+
     # Each example that trapped, run again alone with a backtrace: does it trap on its own, and where.
     : >"$dir/traps.log"
     # (The backtracer and Thread Sanitizer do not mix: under TSan the trap is only run again.)
@@ -325,7 +347,7 @@ for mode in "${modes[@]}"; do
         "$dir/traps.log"
     passed=$(grep -c '^PASS  ' "$dir/results" || true)
     # Examples, each counted once (an example can fail several assertions).
-    examples_in() { sed -E 's/^[A-Z]+  ([^:]+:[0-9]+).*/\1/' | sort -u | wc -l; }
+    examples_in() { sed -E 's/^[A-Z]+  (@Test [^ ]*|[^:]+:[0-9]+).*/\1/' | sort -u | wc -l; }
     bad=$( (grep -v "^PASS  \|^SKIP  " "$dir/results" || true) | examples_in)
     skipped=$(grep -c '^SKIP  ' "$dir/results" || true)
     examples=$(examples_in <"$dir/results")

@@ -21,9 +21,11 @@
 // A START without its PASS or FAIL is an example that ended the process (a trap).
 //
 // Options: --list, --from <index>, --only <index>, --timeout <seconds> (default 20),
-// --settle <milliseconds> (default 20).
+// --settle <milliseconds> (default 20); --swift-testing runs the `@Test` functions examples declare instead
+// (Swift Testing's own entry point and output).
 import Dispatch
 import Foundation
+import Testing
 import XCTest
 
 /// One example: where it is written, and how to run it (or why it is not run).
@@ -36,6 +38,8 @@ public struct DocExample: Sendable {
     public let compileOnly: String?
     /// The example.
     public let body: (@Sendable () async throws -> Void)?
+    /// For a `test…` method of an `XCTestCase` subclass that an example declares: the test case to run.
+    public let testCase: (@Sendable () -> XCTestCase)?
 
     /// An example that runs `body`.
     public init(file: String, line: Int, _ body: @escaping @Sendable () async throws -> Void) {
@@ -43,6 +47,17 @@ public struct DocExample: Sendable {
         self.line = line
         self.compileOnly = nil
         self.body = body
+        self.testCase = nil
+    }
+
+    /// A test method of an `XCTestCase` subclass declared by an example, run as XCTest runs it (set-up,
+    /// the method, tear-down).
+    public init(file: String, line: Int, testCase: @escaping @Sendable () -> XCTestCase) {
+        self.file = file
+        self.line = line
+        self.compileOnly = nil
+        self.body = nil
+        self.testCase = testCase
     }
 
     /// An example that is compiled only, for `reason`.
@@ -51,6 +66,7 @@ public struct DocExample: Sendable {
         self.line = line
         self.compileOnly = reason
         self.body = nil
+        self.testCase = nil
     }
 
     var location: String { "\(file):\(line)" }
@@ -87,6 +103,11 @@ public enum DocExampleRunner {
             report("usage: \(error)")
             exit(2)
         }
+        if options.swiftTesting {
+            // The `@Test` functions that examples declare (in top-level blocks), run by Swift Testing as
+            // `swift test` runs them.
+            exit(await Testing.__swiftPMEntryPoint() as CInt)
+        }
         if options.list {
             for (index, example) in examples.enumerated() { print(index, example.location) }
             exit(0)
@@ -97,13 +118,17 @@ public enum DocExampleRunner {
         let range = options.only.map { $0...$0 } ?? options.from...max(options.from, examples.count - 1)
         for index in range where examples.indices.contains(index) {
             let example = examples[index]
-            guard let body = example.body else {
-                report("SKIP \(index) \(example.location): \(example.compileOnly ?? "")")
+            if let reason = example.compileOnly {
+                report("SKIP \(index) \(example.location): \(reason)")
                 continue
             }
             report("START \(index) \(example.location)")
             watchdog.arm(index: index, location: example.location)
-            await runInTestCase(body)
+            if let body = example.body {
+                await runInTestCase { try asyncTest { (_: DocExampleCase) in body }($0 as! DocExampleCase)() }
+            } else if let testCase = example.testCase {
+                await runInTestCase(testCase)
+            }
             await settle(milliseconds: options.settle)
             watchdog.disarm()
             let failed = failures.take()
@@ -117,13 +142,17 @@ public enum DocExampleRunner {
         exit(0)
     }
 
-    /// Runs `body` as an async XCTest test does: a test case on a thread of its own, the body in a Task,
-    /// the thread waiting on its run loop until it finishes. XCTest records what fails.
-    static func runInTestCase(_ body: @escaping @Sendable () async throws -> Void) async {
+    /// Runs `test` in a test case on a thread of its own; for an example's async body, XCTest's `asyncTest`
+    /// runs it as an async test: in a Task, the thread waiting on its run loop. XCTest records what fails.
+    static func runInTestCase(_ test: @escaping @Sendable (XCTestCase) throws -> Void) async {
+        await runInTestCase { DocExampleCase(name: "example", testClosure: test) }
+    }
+
+    /// Runs the test case `make` returns on a thread of its own.
+    static func runInTestCase(_ make: @escaping @Sendable () -> XCTestCase) async {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             let thread = Thread {
-                let test = asyncTest { (_: DocExampleCase) in body }
-                DocExampleCase(name: "example") { try test($0 as! DocExampleCase)() }.run()
+                make().run()
                 finished.resume()
             }
             thread.name = "doc example"
@@ -231,6 +260,7 @@ final class Watchdog: @unchecked Sendable {
 
 struct Options {
     var list = false
+    var swiftTesting = false
     var from = 0
     var only: Int?
     var timeout = 20.0
@@ -247,6 +277,7 @@ struct Options {
         while let argument = arguments.popFirst() {
             switch argument {
             case "--list": list = true
+            case "--swift-testing": swiftTesting = true
             case "--from": from = Int(try value(argument)) ?? 0
             case "--only": only = Int(try value(argument))
             case "--timeout": timeout = Double(try value(argument)) ?? timeout

@@ -9,7 +9,8 @@
 # Each block that is not `top-level` becomes `func exampleN() async throws`. With TETHER_DOC_RUNNABLE=1
 # the file also imports DocExampleSupport (Scripts/Tools/DocExampleRunner.swift) and ends with
 # `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
-# closure calling it — or, for a `compile-only` block, the reason it is not run.
+# closure calling it — or, for a `compile-only` block, the reason it is not run — and one per `func test…()`
+# of an `XCTestCase` subclass that a top-level block declares.
 # Environment: TETHER_DOC_IMPORTS (more imports), TETHER_DOC_ISOLATION=main-actor (a block without a
 # marker is @MainActor), TETHER_DOC_RUNNABLE, TETHER_DOC_EXCLUDE (`file:line` words: the blocks holding
 # these lines are left out — run-doc-examples.sh leaves out the blocks that do not compile in one build,
@@ -25,13 +26,19 @@ tether_doc_generate() {
             skip = 0
             for (i = 1; i <= excluded; i++)
                 if (excluded_file[i] == file && excluded_line[i] > opened && excluded_line[i] <= last) skip = 1
-            if (skip) { left_out++; block = ""; return }
+            if (skip) { left_out++; block = ""; block_tests = 0; return }
             printf "%s", block
             block = ""
+            for (i = 1; i <= block_tests; i++) {   # the XCTest methods this block declares
+                runs++
+                run_file[runs] = file; run_line[runs] = block_test_line[i]; run_function[runs] = ""
+                run_reason[runs] = ""; run_test[runs] = block_test[i]
+            }
+            block_tests = 0
             if (marker != "top-level") {
                 runs++
                 run_file[runs] = file; run_line[runs] = opened + 1; run_function[runs] = "example" count
-                run_reason[runs] = (marker == "compile-only" ? reason : "")
+                run_reason[runs] = (marker == "compile-only" ? reason : ""); run_test[runs] = ""
             }
         }
         function flush_marker() { marker = pending; reason = pending_reason; pending = ""; pending_reason = "" }
@@ -118,6 +125,32 @@ tether_doc_generate() {
         inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
             imports[$0] = 1; out(""); next     # imports move to file scope, line numbers stay
         }
+        # In a top-level block, the `func test…()` methods of an XCTestCase subclass are run too, each in a
+        # test case of its class (a heuristic: the class line at column 0, its methods indented by four).
+        inside == 1 && marker == "top-level" && runnable {
+            line = substr($0, indent + 1)
+            if (match(line, /^(final )?class [A-Za-z_][A-Za-z0-9_]*: *(XCTestCase|ResourceCheckedTestCase)/)) {
+                test_class = line
+                sub(/^(final )?class /, "", test_class)
+                sub(/:.*/, "", test_class)
+            } else if (line ~ /^}/) {
+                test_class = ""
+            } else if (test_class != "" && match(line, /^    func test[A-Za-z0-9_]*\(\)( async)?( throws)? *\{/)) {
+                method = line
+                sub(/^    func /, "", method)
+                sub(/\(.*/, "", method)
+                call = "($0 as! " test_class ")." method "()"
+                if (line ~ /\) async/) {
+                    call = "asyncTest { (test: " test_class ") in { " (line ~ /throws/ ? "try " : "") "await test." method "() } }($0 as! " test_class ")()"
+                    closure = "try " call
+                } else {
+                    closure = (line ~ /throws/ ? "try " : "") call
+                }
+                block_tests++
+                block_test_line[block_tests] = FNR
+                block_test[block_tests] = test_class "(name: \"" method "\") { " closure " }"
+            }
+        }
         inside == 1 { out(substr($0, indent + 1)); next }
         inside == 2 { next }
         /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
@@ -131,7 +164,10 @@ tether_doc_generate() {
                 print "nonisolated public func docExamples() -> [DocExample] {"
                 print "    ["
                 for (i = 1; i <= runs; i++) {
-                    if (run_reason[i] != "")
+                    if (run_test[i] != "")
+                        printf "        DocExample(file: %s, line: %d, testCase: { %s }),\n", \
+                            swift_string(run_file[i]), run_line[i], run_test[i]
+                    else if (run_reason[i] != "")
                         printf "        DocExample(file: %s, line: %d, compileOnly: %s),\n", \
                             swift_string(run_file[i]), run_line[i], swift_string(run_reason[i])
                     else
