@@ -7,6 +7,10 @@
 #
 #   Scripts/run-doc-examples.sh [--tsan] [--mode main-actor|nonisolated] [--timeout S] [file.md | file.swift ...]
 #
+# An example is a ```swift block that is not `top-level`; the test methods of the XCTestCase subclasses and
+# the `@Test` functions that top-level blocks declare run too (the first each in a test case of its class,
+# the second through Swift Testing's entry point). Drivers in Tests/ExampleRuns/Articles use the types
+# that articles only declare (see Tests/ExampleRuns/README.md).
 # Each example runs inside an XCTest test case (its XCTAssert failures and thrown errors count), under a
 # watchdog (an example that does not finish within --timeout seconds, default 20, fails as a hang), in a
 # runner with an `async` entry point (the runtime drives the main queue, so QueueScheduler.main and
