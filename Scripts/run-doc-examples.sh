@@ -83,7 +83,7 @@ done
 for object in "$bin_dir"/TetherShims.build/*.o; do library_objects+=("$object"); done
 
 work="$TETHER_SCRATCH/tether-doc-run"
-mkdir -p "$work/support" "$work/src" "$work/module-cache"
+mkdir -p "$work/support" "$work/module-cache"
 swiftc_flags+=(-module-cache-path "$work/module-cache")
 
 # up_to_date OUTPUT INPUT... — whether OUTPUT exists and is newer than every INPUT and every library module.
@@ -196,10 +196,13 @@ report_run() {
         /^@@docrun PASS / {
             if (race != "") print "RACE  " location ": " race >> results
             else print "PASS  " location >> results
-            current = ""; next
+            current = ""; last = $3; next
         }
-        /^@@docrun FAIL / { line = $0; sub(/^@@docrun FAIL [0-9]+ /, "", line); print "FAIL  " line >> results; failed[$3] = 1; next }
-        /^@@docrun SKIP / { line = $0; sub(/^@@docrun SKIP [0-9]+ /, "", line); print "SKIP  " line >> results; next }
+        /^@@docrun FAIL / {
+            line = $0; sub(/^@@docrun FAIL [0-9]+ /, "", line); print "FAIL  " line >> results
+            current = ""; last = $3; next
+        }
+        /^@@docrun SKIP / { line = $0; sub(/^@@docrun SKIP [0-9]+ /, "", line); print "SKIP  " line >> results; last = $3; next }
         /^@@docrun HANG / { line = $0; sub(/^@@docrun HANG [0-9]+ /, "", line); print "HANG  " line >> results; hung = $3; next }
         /^@@docrun DONE/ { done = 1; next }
         /^SUMMARY: ThreadSanitizer/ && current != "" && race == "" { race = $0; sub(/^SUMMARY: ThreadSanitizer: /, "", race) }
@@ -214,7 +217,7 @@ report_run() {
                 print current + 1; exit
             }
             printf "TRAP  (between examples): the runner ended with status %d\n", rc >> results
-            print "done"
+            print (last != "" ? last + 1 : "done")
         }'
 }
 
@@ -283,9 +286,14 @@ for mode in "${modes[@]}"; do
     for slug in ${compiled[@]+"${compiled[@]}"}; do objects+=("$dir/$slug.o"); done
     if ! up_to_date "$dir/run-doc-examples" "$dir/main.swift" "$support/DocExampleSupport.o" \
         ${objects[@]+"${objects[@]}"} "${library_objects[@]}"; then
-        swiftc "${swiftc_flags[@]}" -module-name DocExamplesMain -I "$support" -I "$dir" "$dir/main.swift" \
+        rm -f "$dir/run-doc-examples"
+        if ! swiftc "${swiftc_flags[@]}" -module-name DocExamplesMain -I "$support" -I "$dir" "$dir/main.swift" \
             "$support/DocExampleSupport.o" ${objects[@]+"${objects[@]}"} "${library_objects[@]}" \
-            -o "$dir/run-doc-examples"
+            -o "$dir/run-doc-examples"; then
+            echo "$mode: LINK-FAIL  the runner does not build (above); no example runs"
+            overall=1
+            continue
+        fi
     fi
 
     # Run; after a trap or a hang, start again after the example that ended the runner.
