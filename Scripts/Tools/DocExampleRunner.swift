@@ -197,7 +197,8 @@ final class FailureLog: NSObject, XCTestObservation, @unchecked Sendable {
         _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
         atLine lineNumber: Int
     ) {
-        let place = filePath.map { "\($0):\(lineNumber): " } ?? ""
+        // XCTest places a thrown error at "<EXPR>:0": the example's own location says more.
+        let place = filePath.flatMap { $0 == "<EXPR>" ? nil : "\($0):\(lineNumber): " } ?? ""
         let text = "\(place)\(description)".replacingOccurrences(of: "\n", with: " ⏎ ")
         lock.withLock { failures.append(text) }
     }
