@@ -20,6 +20,8 @@
 #   <!-- example: top-level -->   declarations placed at file scope (protocols, extensions, global
 #                                 functions, types the article's other blocks use)
 #   <!-- example: main-actor -->  the block's function is @MainActor
+#   <!-- example: compile-only: why -->  compiled here, not run by Scripts/run-doc-examples.sh (it blocks
+#                                 forever by design, reads stdin, …): the reason is required
 # In Markdown, blocks fenced as anything but ```swift (```text, ```sh, a bare ```) are never compiled.
 # In doc comments a bare ``` fence is Swift (as DocC reads it) and is compiled; fence diagrams and
 # output as ```text.
@@ -32,6 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
+source Scripts/lib/doc-examples.sh  # tether_doc_generate
 if [ -n "${TETHER_DOC_PACKAGE:-}" ]; then cd "$TETHER_DOC_PACKAGE"; fi
 
 markdown_files=()
@@ -57,87 +60,6 @@ mkdir -p "$work/src" "$work/obj"
 modules_dir=${TETHER_DOC_MODULES_DIR:-$(tether_build_modules)}
 read -ra module_map_flags <<<"$(tether_module_map_flags "$modules_dir")"
 extra_swiftc_flags+=(${module_map_flags[@]+"${module_map_flags[@]}"})
-
-# generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks compiled and
-# skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///` lines, with the
-# `///` and one space removed; any other line ends a doc comment). In doc comments a bare ``` fence
-# is Swift too, as DocC reads it.
-generate() {
-    local output=$1 mode=$2
-    shift 2
-    awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" '
-        function flush_marker() { marker = pending; pending = "" }
-        function unterminated() {
-            if (inside != 0) {
-                printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
-                failed = 1
-                if (inside == 1) { print "#sourceLocation()"; if (marker != "top-level") print "}"; print "" }
-            }
-            inside = 0; marker = ""; pending = ""
-        }
-        BEGIN {
-            print "import Foundation"
-            print "import Dispatch"
-            print "import XCTest"
-            print "import Observable"
-            print "import Bridges"
-            print "import Binding"
-            n = split(extra_imports, extra, " ")
-            for (i = 1; i <= n; i++) print "import " extra[i]
-            print ""
-            inside = 0; count = 0; skipped = 0; pending = ""
-        }
-        FNR == 1 { unterminated(); file = FILENAME }
-        mode == "doc" {
-            if ($0 !~ /^[ \t]*\/\/\/( |$)/) { unterminated(); next }
-            sub(/^[ \t]*\/\/\/ ?/, "")
-        }
-        inside == 0 && /^[ \t]*<!--[ \t]*example:[ \t]*[a-z-]+[ \t]*-->[ \t]*$/ {
-            pending = $0
-            sub(/^[ \t]*<!--[ \t]*example:[ \t]*/, "", pending)
-            sub(/[ \t]*-->[ \t]*$/, "", pending)
-            next
-        }
-        inside == 0 && (/^[ \t]*```[ \t]*swift[ \t]*$/ || (mode == "doc" && /^[ \t]*```[ \t]*$/)) {
-            flush_marker()
-            opened = FNR
-            match($0, /^[ \t]*/); indent = RLENGTH
-            if (marker == "skip") { inside = 2; skipped++; next }
-            if (marker != "" && marker != "top-level" && marker != "main-actor") {
-                printf "%s:%d: error: unknown marker \"example: %s\"\n", file, FNR - 1, marker > "/dev/stderr"
-                failed = 1
-            }
-            inside = 1; count++
-            if (marker != "top-level") {
-                main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
-                printf "%sfunc example%d() async throws {\n", (main_actor ? "@MainActor " : ""), count
-            }
-            printf "#sourceLocation(file: \"%s\", line: %d)\n", file, FNR + 1
-            next
-        }
-        inside > 0 && /^[ \t]*```[ \t]*$/ {
-            if (inside == 1) {
-                print "#sourceLocation()"
-                if (marker != "top-level") print "}"
-                print ""
-            }
-            inside = 0; marker = ""; next
-        }
-        inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
-            imports[$0] = 1; print ""; next     # imports move to file scope, line numbers stay
-        }
-        inside == 1 { print substr($0, indent + 1); next }
-        inside == 2 { next }
-        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
-        /[^ \t]/ { pending = "" }
-        END {
-            unterminated()
-            for (line in imports) { sub(/^[ \t]*/, "", line); print line }
-            print count, skipped > "/dev/stderr"
-            exit failed
-        }
-    ' "$@" >"$output" 2>"$output.count"
-}
 
 # compile NAME LABEL SOURCE_FILE — compiles one generated file; reports on LABEL.
 compile() {
@@ -173,7 +95,7 @@ skipped=0
 for markdown in "${markdown_files[@]}"; do
     slug=$(echo "$markdown" | sed 's/[^A-Za-z0-9]/_/g')
     source_file="$work/src/$slug.swift"
-    if generate "$source_file" markdown "$markdown"; then
+    if tether_doc_generate "$source_file" markdown "$markdown"; then
         compile "$slug" "$markdown" "$source_file"
     else
         grep -v '^[0-9]* [0-9]*$' "$source_file.count" >&2 || true
@@ -189,7 +111,7 @@ for module in "${doc_modules[@]}"; do
     [ ${#sources[@]} -eq 0 ] && continue
     slug="${module}_doc_comments"
     source_file="$work/src/$slug.swift"
-    if generate "$source_file" doc "${sources[@]}"; then
+    if tether_doc_generate "$source_file" doc "${sources[@]}"; then
         compile "$slug" "/// in Sources/$module" "$source_file"
     else
         grep -v '^[0-9]* [0-9]*$' "$source_file.count" >&2 || true

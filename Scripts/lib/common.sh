@@ -19,12 +19,17 @@ tether_triple() {
 # umbrella module (`import Tether` re-exports Observable, Bridges and Binding).
 TETHER_EXTRA_MODULES=(Tether)
 
-# Builds the library modules (debug) and prints the directory holding their .swiftmodule files.
+# tether_build_modules [TARGET...]
+# Builds the library modules (debug), the umbrella module, and the given other targets, and prints the
+# directory holding their .swiftmodule files. TETHER_BUILD_FLAGS: more `swift build` options
+# (`--sanitize=thread`).
 tether_build_modules() {
-    local module log
+    local module log build_flags=()
+    read -ra build_flags <<<"${TETHER_BUILD_FLAGS:-}"
     log=$(mktemp)
-    for module in "${TETHER_MODULES[@]}" "${TETHER_EXTRA_MODULES[@]}"; do
-        if ! swift build --scratch-path "$TETHER_SCRATCH" --target "$module" >"$log" 2>&1; then
+    for module in "${TETHER_MODULES[@]}" "${TETHER_EXTRA_MODULES[@]}" "$@"; do
+        if ! swift build --scratch-path "$TETHER_SCRATCH" ${build_flags[@]+"${build_flags[@]}"} --target "$module" \
+            >"$log" 2>&1; then
             cat "$log" >&2
             rm -f "$log"
             echo "error: building $module failed" >&2
@@ -32,7 +37,7 @@ tether_build_modules() {
         fi
     done
     rm -f "$log"
-    echo "$(swift build --scratch-path "$TETHER_SCRATCH" --show-bin-path)/Modules"
+    echo "$(swift build --scratch-path "$TETHER_SCRATCH" ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)/Modules"
 }
 
 # tether_symbol_graphs MODULE MODULES_DIR OUTPUT_DIR [extra swift-symbolgraph-extract options]

@@ -5,6 +5,7 @@
 /// the loop asks for the next one. Terminal events are never dropped: an error or the completion is
 /// delivered after the buffered values, whatever the policy.
 ///
+/// <!-- example: compile-only: the loop waits for the app to send progress, and nothing here does -->
 /// ```swift
 /// let progress = Subject<Int, Never>()
 /// // A progress bar only cares about the latest figure:
@@ -57,6 +58,7 @@ extension SignalConvertible where Value: Sendable {
     /// `.bufferingNewest(1)` keeps only the latest one (a "conflating" consumer), `.bufferingOldest(n)`
     /// keeps the first `n` and drops later ones until there is room.
     ///
+    /// <!-- example: compile-only: the loop waits for the user to type, and nothing here does -->
     /// ```swift
     /// let searchText = Subject<String, Never>()
     /// for await query in searchText.values(bufferingPolicy: .bufferingNewest(1)) {

@@ -71,7 +71,9 @@ public enum Marbles {
     /// Parses a diagram of a signal that cannot fail.
     ///
     /// ```swift
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.hot("-a-b|", values: ["a": 1, "b": 2]).record(on: scheduler)
+    /// scheduler.run()
     /// XCTAssertEqual(recorder.events, try Marbles.events("-a-b|", values: ["a": 1, "b": 2]))
     /// ```
     public static func events<Value>(

@@ -53,7 +53,9 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Every event so far, in order, with its time.
     ///
     /// ```swift
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.hot("-a|", values: ["a": 1]).record(on: scheduler)
+    /// scheduler.run()
     /// XCTAssertEqual(recorder.events, [.next(1, at: .seconds(1)), .completed(at: .seconds(2))])
     /// ```
     public var events: [TimedEvent<Value, Failure>] { storage.snapshot() }
@@ -69,7 +71,7 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the signal completed.
     ///
     /// ```swift
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let recorder = TestRecorder(Signal<Int, Never>(values: [1, 2]))
     /// XCTAssertTrue(recorder.isCompleted)
     /// ```
     public var isCompleted: Bool {
@@ -119,7 +121,9 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Use one-character values (or ``marbles(values:)``) so the string lines up with the input diagrams.
     ///
     /// ```swift
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.hot("---b---c|").record(on: scheduler)
+    /// scheduler.run()
     /// XCTAssertEqual(recorder.marbles, "---b---c|")
     /// ```
     public var marbles: String {
@@ -143,8 +147,10 @@ public final class TestRecorder<Value, Failure: Error> {
     ///
     /// ```swift
     /// enum Colour { case white, yellow }
-    /// let recorder = TestRecorder(Subject<Colour, Never>())
+    /// let scheduler = TestScheduler()
     /// let colours: [Character: Colour] = ["w": .white, "y": .yellow]
+    /// let recorder = try scheduler.hot("y-w--y", values: colours).record(on: scheduler)
+    /// scheduler.run()
     /// XCTAssertEqual(recorder.marbles(values: colours), "y-w--y")
     /// ```
     public func marbles(values: [Character: Value]) -> String where Value: Equatable {
@@ -176,7 +182,7 @@ extension SignalConvertible {
     /// let results = try scheduler.cold("---r--")
     /// let recorder = results.record(on: scheduler)
     /// scheduler.advance(by: .seconds(5))
-    /// XCTAssertEqual(recorder.marbles, "---r--")
+    /// XCTAssertEqual(recorder.marbles, "---r")   // a recording ends at its last event
     /// ```
     public func record(
         on scheduler: (any Scheduler)? = nil,

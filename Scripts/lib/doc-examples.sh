@@ -1,0 +1,184 @@
+# The documentation examples' generator, shared by Scripts/check-doc-examples.sh (compiles every example)
+# and Scripts/run-doc-examples.sh (also runs them). Sourced, not run.
+
+# tether_doc_generate OUTPUT MODE FILE... — writes one Swift file for FILEs; prints the numbers of blocks
+# compiled and skipped (on stderr, last line). MODE is "markdown" (each line as is) or "doc" (only `///`
+# lines, with the `///` and one space removed; any other line ends a doc comment). In doc comments a bare
+# ``` fence is Swift too, as DocC reads it.
+#
+# Each block that is not `top-level` becomes `func exampleN() async throws`. With TETHER_DOC_RUNNABLE=1
+# the file also imports DocExampleSupport (Scripts/Tools/DocExampleRunner.swift) and ends with
+# `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
+# closure calling it — or, for a `compile-only` block, the reason it is not run — and one per `func test…()`
+# of an `XCTestCase` subclass that a top-level block declares.
+# Environment: TETHER_DOC_IMPORTS (more imports), TETHER_DOC_ISOLATION=main-actor (a block without a
+# marker is @MainActor), TETHER_DOC_RUNNABLE, TETHER_DOC_EXCLUDE (`file:line` words: the blocks holding
+# these lines are left out — run-doc-examples.sh leaves out the blocks that do not compile in one build,
+# to run the others).
+tether_doc_generate() {
+    local output=$1 mode=$2
+    shift 2
+    awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" \
+        -v runnable="${TETHER_DOC_RUNNABLE:-}" -v exclude="${TETHER_DOC_EXCLUDE:-}" '
+        # A block is printed when it closes, unless it holds an excluded line.
+        function out(text) { block = block text "\n" }
+        function close_block(last,    i, skip) {
+            skip = 0
+            for (i = 1; i <= excluded; i++)
+                if (excluded_file[i] == file && excluded_line[i] > opened && excluded_line[i] <= last) skip = 1
+            if (skip) { left_out++; block = ""; block_tests = 0; return }
+            printf "%s", block
+            block = ""
+            for (i = 1; i <= block_tests; i++) {   # the XCTest methods this block declares
+                runs++
+                run_file[runs] = file; run_line[runs] = block_test_line[i]; run_function[runs] = ""
+                run_reason[runs] = ""; run_test[runs] = block_test[i]
+            }
+            block_tests = 0
+            if (marker != "top-level") {
+                runs++
+                run_file[runs] = file; run_line[runs] = opened + 1; run_function[runs] = "example" count
+                run_reason[runs] = (marker == "compile-only" ? reason : ""); run_test[runs] = ""
+            }
+        }
+        function flush_marker() { marker = pending; reason = pending_reason; pending = ""; pending_reason = "" }
+        function unterminated() {
+            if (inside != 0) {
+                printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
+                failed = 1
+                if (inside == 1) { out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
+            }
+            inside = 0; marker = ""; pending = ""; pending_reason = ""
+        }
+        function swift_string(text) { gsub(/\\/, "\\\\", text); gsub(/"/, "\\\"", text); return "\"" text "\"" }
+        BEGIN {
+            print "import Foundation"
+            print "import Dispatch"
+            print "import XCTest"
+            print "import Observable"
+            print "import Bridges"
+            print "import Binding"
+            n = split(extra_imports, extra, " ")
+            for (i = 1; i <= n; i++) print "import " extra[i]
+            if (runnable) print "import DocExampleSupport"
+            print ""
+            inside = 0; count = 0; skipped = 0; pending = ""; pending_reason = ""; runs = 0; left_out = 0
+            excluded = 0
+            n = split(exclude, words, /[ \t\n]+/)
+            for (i = 1; i <= n; i++) {
+                if (!match(words[i], /:[0-9]+$/)) continue
+                excluded++
+                excluded_file[excluded] = substr(words[i], 1, RSTART - 1)
+                excluded_line[excluded] = substr(words[i], RSTART + 1) + 0
+            }
+        }
+        FNR == 1 { unterminated(); file = FILENAME }
+        mode == "doc" {
+            if ($0 !~ /^[ \t]*\/\/\/( |$)/) { unterminated(); next }
+            sub(/^[ \t]*\/\/\/ ?/, "")
+        }
+        # <!-- example: NAME --> or <!-- example: NAME: a reason -->
+        inside == 0 && /^[ \t]*<!--[ \t]*example:[ \t]*[a-z-]+([ \t]*:[^>]*)?[ \t]*-->[ \t]*$/ {
+            pending = $0
+            sub(/^[ \t]*<!--[ \t]*example:[ \t]*/, "", pending)
+            sub(/[ \t]*-->[ \t]*$/, "", pending)
+            pending_reason = ""
+            if (match(pending, /[ \t]*:/)) {
+                pending_reason = substr(pending, RSTART + RLENGTH)
+                sub(/^[ \t]*/, "", pending_reason)
+                pending = substr(pending, 1, RSTART - 1)
+            }
+            next
+        }
+        inside == 0 && (/^[ \t]*```[ \t]*swift[ \t]*$/ || (mode == "doc" && /^[ \t]*```[ \t]*$/)) {
+            flush_marker()
+            opened = FNR
+            match($0, /^[ \t]*/); indent = RLENGTH
+            if (marker == "skip") { inside = 2; skipped++; next }
+            if (marker != "" && marker != "top-level" && marker != "main-actor" && marker != "compile-only") {
+                printf "%s:%d: error: unknown marker \"example: %s\"\n", file, FNR - 1, marker > "/dev/stderr"
+                failed = 1
+            }
+            if (marker == "compile-only" && reason == "") {
+                printf "%s:%d: error: \"example: compile-only\" needs its reason: <!-- example: compile-only: why -->\n", \
+                    file, FNR - 1 > "/dev/stderr"
+                failed = 1
+            }
+            inside = 1; count++
+            block = ""
+            if (marker != "top-level") {
+                main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
+                out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
+            }
+            out(sprintf("#sourceLocation(file: \"%s\", line: %d)", file, FNR + 1))
+            next
+        }
+        inside > 0 && /^[ \t]*```[ \t]*$/ {
+            if (inside == 1) {
+                out("#sourceLocation()")
+                if (marker != "top-level") out("}")
+                out("")
+                close_block(FNR)
+            }
+            inside = 0; marker = ""; next
+        }
+        inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
+            imports[$0] = 1; out(""); next     # imports move to file scope, line numbers stay
+        }
+        # In a top-level block, the `func test…()` methods of an XCTestCase subclass are run too, each in a
+        # test case of its class (a heuristic: the class line at column 0, its methods indented by four).
+        inside == 1 && marker == "top-level" && runnable {
+            line = substr($0, indent + 1)
+            if (match(line, /^(final )?class [A-Za-z_][A-Za-z0-9_]*: *(XCTestCase|ResourceCheckedTestCase)/)) {
+                test_class = line
+                sub(/^(final )?class /, "", test_class)
+                sub(/:.*/, "", test_class)
+            } else if (line ~ /^}/) {
+                test_class = ""
+            } else if (test_class != "" && match(line, /^    func test[A-Za-z0-9_]*\(\)( async)?( throws)? *\{/)) {
+                method = line
+                sub(/^    func /, "", method)
+                sub(/\(.*/, "", method)
+                call = "($0 as! " test_class ")." method "()"
+                if (line ~ /\) async/) {
+                    call = "asyncTest { (test: " test_class ") in { " (line ~ /throws/ ? "try " : "") "await test." method "() } }($0 as! " test_class ")()"
+                    closure = "try " call
+                } else {
+                    closure = (line ~ /throws/ ? "try " : "") call
+                }
+                block_tests++
+                block_test_line[block_tests] = FNR
+                block_test[block_tests] = test_class "(name: \"" method "\") { " closure " }"
+            }
+        }
+        inside == 1 { out(substr($0, indent + 1)); next }
+        inside == 2 { next }
+        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
+        /[^ \t]/ { pending = "" }
+        END {
+            unterminated()
+            for (line in imports) { sub(/^[ \t]*/, "", line); print line }
+            if (runnable) {
+                print ""
+                print "/// Every example of this file (blocks marked top-level are declarations, not examples)."
+                print "nonisolated public func docExamples() -> [DocExample] {"
+                print "    ["
+                for (i = 1; i <= runs; i++) {
+                    if (run_test[i] != "")
+                        printf "        DocExample(file: %s, line: %d, testCase: { %s }),\n", \
+                            swift_string(run_file[i]), run_line[i], run_test[i]
+                    else if (run_reason[i] != "")
+                        printf "        DocExample(file: %s, line: %d, compileOnly: %s),\n", \
+                            swift_string(run_file[i]), run_line[i], swift_string(run_reason[i])
+                    else
+                        printf "        DocExample(file: %s, line: %d) { try await %s() },\n", \
+                            swift_string(run_file[i]), run_line[i], run_function[i]
+                }
+                print "    ]"
+                print "}"
+            }
+            print count - left_out, skipped > "/dev/stderr"
+            exit failed
+        }
+    ' "$@" >"$output" 2>"$output.count"
+}
