@@ -190,7 +190,7 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// channel ends, or when it is disposed.
     ///
     /// ```swift
-    /// struct Preset { var volume: Double }
+    /// nonisolated struct Preset { var volume: Double }   // plain data, in an app module too
     /// let volume = MutableProperty(0.5)
     /// let volumeTerminal = volume.channel()
     /// let presets = Signal(values: [Preset(volume: 0.2), Preset(volume: 0.8)])

@@ -19,7 +19,7 @@ import Observable
 /// }
 ///
 /// let field = TextField()
-/// field.signal(for: .editingChanged).map(\.text).subscribe(next: { print($0) })
+/// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })
 /// field.text = "ada"   // ada
 /// ```
 public protocol ActionSource: CommandSource where Trigger == ActionSender {

@@ -67,7 +67,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// ```swift
     /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
     /// let slider = Slider()
-    /// slider.signal(for: .valueChanged).map(\.value)
+    /// slider.signal(for: .valueChanged).subscribe(next: { print($0.value) })
     /// ```
     public static let valueChanged = ControlEvents(rawValue: 1 << 12)
     /// The control's primary action fired (a button was activated, Return was pressed in a field).
@@ -91,7 +91,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// ```swift
     /// final class TextField: ActionSource { let actions = ActionRegistry<TextField>(); var text = "" }
     /// let field = TextField()
-    /// field.signal(for: .editingChanged).map(\.text)   // Linux's rac_textSignal for a widget
+    /// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })   // RAC's rac_textSignal
     /// ```
     public static let editingChanged = ControlEvents(rawValue: 1 << 17)
     /// Editing ended in a text control.

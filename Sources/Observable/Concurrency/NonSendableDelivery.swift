@@ -16,7 +16,7 @@ extension Signal {
     /// as usual.
     ///
     /// ```swift
-    /// final class SearchResults {              // not Sendable: a plain class with mutable state
+    /// nonisolated final class SearchResults {  // not Sendable: a plain class with mutable state
     ///     var rows: [String] = []
     /// }
     /// let background = QueueScheduler(priority: .background)

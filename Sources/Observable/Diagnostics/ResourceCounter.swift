@@ -11,7 +11,7 @@ import Synchronization
 /// pays one empty call per object created and destroyed.
 ///
 /// ```swift
-/// final class SearchTests: XCTestCase {
+/// nonisolated final class SearchTests: XCTestCase {
 ///     var before = 0
 ///     override func setUp() { before = ResourceCounter.total }
 ///     override func tearDown() {

@@ -6,7 +6,9 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// enum SaveError: Error { case diskFull }
-    /// @Sendable func write(_ text: String) throws(SaveError) { if text.isEmpty { throw .diskFull } }
+    /// let write: @Sendable (String) throws(SaveError) -> Void = { text throws(SaveError) in
+    ///     if text.isEmpty { throw .diskFull }
+    /// }
     /// let drafts = Subject<String, SaveError>()
     /// drafts.attempt { text throws(SaveError) in try write(text) }
     ///     .subscribe(next: { print("saved", $0) }, error: { print("failed:", $0) })

@@ -106,7 +106,7 @@ extension SignalConvertible where Failure == Never {
     ///
     /// ```swift
     /// enum SearchError: Error { case offline }
-    /// @Sendable func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// let search: @Sendable (String) -> Signal<[String], SearchError> = { text in Signal(value: [text]) }
     /// let query = MutableProperty("rac")
     /// query.flatMap { search($0) }.subscribe(next: { print($0) }, error: { print($0) })
     /// ```

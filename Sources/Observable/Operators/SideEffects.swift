@@ -2,7 +2,7 @@ extension SignalConvertible {
     /// Runs `action` with each value just before the value is sent on (RAC's `doNext:`).
     ///
     /// ```swift
-    /// @Sendable func send(_ request: String) -> Signal<Int, Never> { Signal(value: 200) }
+    /// let send: @Sendable (String) -> Signal<Int, Never> = { _ in Signal(value: 200) }
     /// let requests = Subject<String, Never>()
     /// requests.doNext { print("sending", $0) }.flatMap { send($0) }
     /// ```

@@ -177,7 +177,7 @@ extension SignalConvertible where Failure == Never {
     /// ```swift
     /// enum SearchError: Error { case offline }
     /// let query = Subject<String, Never>()
-    /// @Sendable func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// let search: @Sendable (String) -> Signal<[String], SearchError> = { text in Signal(value: [text]) }
     /// let results = query.promoteError(SearchError.self).flatMapLatest { search($0) }
     /// ```
     /// Marble: `-1-2-|` → `-1-2-|`

@@ -13,7 +13,7 @@ import XCTest
 /// import TetherTesting
 /// import XCTest
 ///
-/// final class UppercaseTests: XCTestCase {
+/// nonisolated final class UppercaseTests: XCTestCase {
 ///     func testUppercasesEachLetter() throws {
 ///         let scheduler = TestScheduler()
 ///         let letters = try scheduler.hot("-a-b--c|")
@@ -42,7 +42,7 @@ public func assertMarbles<Value, Failure: Error>(
 /// import TetherTesting
 /// import XCTest
 ///
-/// final class EnabledTests: XCTestCase {
+/// nonisolated final class EnabledTests: XCTestCase {
 ///     func testDisabledWhileTheNameIsEmpty() throws {
 ///         let scheduler = TestScheduler()
 ///         let name = try scheduler.hot("a-b", values: ["a": "", "b": "ann"])
@@ -72,7 +72,7 @@ public func assertMarbles<Value, Failure: Error>(
 /// import TetherTesting
 /// import XCTest
 ///
-/// final class DoublingTests: XCTestCase {
+/// nonisolated final class DoublingTests: XCTestCase {
 ///     func testDoublesEachNumber() throws {
 ///         let scheduler = TestScheduler()
 ///         let numbers = try scheduler.hot("-a-b|", values: ["a": 1, "b": 2])

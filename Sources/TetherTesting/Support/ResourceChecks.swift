@@ -18,7 +18,7 @@ import XCTest
 /// import TetherTesting
 /// import XCTest
 ///
-/// final class PipelineTests: ResourceCheckedTestCase {
+/// nonisolated final class PipelineTests: ResourceCheckedTestCase {
 ///     func testMapReleasesItsSubscription() {
 ///         let subject = Subject<Int, Never>()
 ///         let recorder = subject.map { $0 * 2 }.record()
@@ -38,7 +38,7 @@ open class ResourceCheckedTestCase: XCTestCase {
     /// ```swift
     /// import TetherTesting
     ///
-    /// final class SetUpTests: ResourceCheckedTestCase {
+    /// nonisolated final class SetUpTests: ResourceCheckedTestCase {
     ///     override func setUp() {
     ///         super.setUp()
     ///     }
@@ -57,7 +57,7 @@ open class ResourceCheckedTestCase: XCTestCase {
     /// ```swift
     /// import TetherTesting
     ///
-    /// final class TearDownTests: ResourceCheckedTestCase {
+    /// nonisolated final class TearDownTests: ResourceCheckedTestCase {
     ///     override func tearDown() {
     ///         super.tearDown()
     ///     }
@@ -77,7 +77,7 @@ open class ResourceCheckedTestCase: XCTestCase {
     /// import Observable
     /// import TetherTesting
     ///
-    /// final class TimerTests: ResourceCheckedTestCase {
+    /// nonisolated final class TimerTests: ResourceCheckedTestCase {
     ///     func testTimerKeepsTicking() {
     ///         expectLiveSubscriptions("the timer runs until the scheduler is released")
     ///         let scheduler = TestScheduler()

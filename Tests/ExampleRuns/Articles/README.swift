@@ -28,8 +28,8 @@ func readmeLoginShowsTheSpinnerWhileAWorkerSignsIn() async throws {
         spinner.append(isSigningIn)
         changed.yield(isSigningIn)
     })
-    vm.form.username = "ann"
-    vm.form.password = "secret"
+    vm.username = "ann"
+    vm.password = "secret"
     vm.signIn.execute(())
     var seen = 0
     for await _ in changes {

@@ -13,7 +13,7 @@ extension SignalConvertible {
     /// ``mapError(_:)``).
     ///
     /// ```swift
-    /// @Sendable func fetchUser(_ id: Int) -> Signal<String, Never> { Signal(value: "user \(id)") }
+    /// let fetchUser: @Sendable (Int) -> Signal<String, Never> = { id in Signal(value: "user \(id)") }
     /// let userIDs = Signal<Int, Never>(values: [1, 2])
     /// userIDs.flatMap { id in fetchUser(id) }   // every user, in arrival order
     /// ```
@@ -35,7 +35,7 @@ extension SignalConvertible {
     /// ```swift
     /// enum SearchError: Error { case offline }
     /// let searchText = Subject<String, Never>()
-    /// @Sendable func search(_ text: String) -> Signal<[String], SearchError> { Signal(value: [text]) }
+    /// let search: @Sendable (String) -> Signal<[String], SearchError> = { text in Signal(value: [text]) }
     /// searchText.promoteError(SearchError.self).flatMapLatest { text in search(text) }
     /// ```
     /// Marble: source `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
@@ -54,7 +54,7 @@ extension SignalConvertible {
     /// error fails the result and drops the queue.
     ///
     /// ```swift
-    /// @Sendable func upload(_ file: String) -> Signal<Int, Never> { Signal(values: [50, 100]) }
+    /// let upload: @Sendable (String) -> Signal<Int, Never> = { _ in Signal(values: [50, 100]) }
     /// let uploads = Signal<String, Never>(values: ["a.txt", "b.txt"])
     /// uploads.concatMap { file in upload(file) }   // one upload at a time, in order
     /// ```
