@@ -79,6 +79,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline package final let disposers = Atomic<Int>(0)
     /// `remote.count`, readable without the lock (by parked senders).
     @usableFromInline package final let backlog = Atomic<Int>(0)
+    /// The size of the last batch an owner took (0 before the first): with 1, a bound on how many
+    /// operations the owner still performs before what is queued now.
+    @usableFromInline package final let inFlight = Atomic<Int>(0)
     @usableFromInline package final let lock = Lock()
     @usableFromInline final let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
@@ -197,19 +200,25 @@ package class SerialGate<Op>: @unchecked Sendable {
         }
         remote.append(op)
         backlog.store(remote.count, ordering: .relaxed)
+        // How many operations may be performed before this one (the deferral's bound, see
+        // `DeferredSubmissionWatch`): those queued before it, and those the owner is performing — the
+        // rest of its batch (this thread's own, or, for another owner, the last batch it took or its one
+        // operation). An ordered gate queues reentrant submissions in order too, so nothing overtakes.
         if word & ~1 == me {
             // Reentrant: queued behind earlier submissions; performed by this thread's drain loop.
             self.word.store(me | 1, ordering: .relaxed)
+            let ahead = remote.count - 1 + batch.count + 1
             lock.unlock()
-            DeferredSubmissionWatch.noteDeferred()
+            DeferredSubmissionWatch.noteDeferred(ahead: ahead)
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
+        let ahead = remote.count - 1 + max(inFlight.load(ordering: .relaxed), 1)
         lock.unlock()
         if acquired {
             release(me, perform: perform, handOff: handOff)
         } else {
-            DeferredSubmissionWatch.noteDeferred()
+            DeferredSubmissionWatch.noteDeferred(ahead: ahead)
         }
     }
 
@@ -485,6 +494,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             swap(&remote, &batch)
             if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
             backlog.store(0, ordering: .relaxed)
+            inFlight.store(batch.count &+ urgentBatch.count, ordering: .relaxed)
             let sendersWait = parkedSenders != 0
             word.store(me, ordering: .releasing)
             lock.unlock()
