@@ -390,27 +390,36 @@ enum CommandStep<Output, Failure: Error> {
     case finish
 }
 
-/// The command's state, and the queue of its outputs.
+/// The command's state, and the serialized delivery of its outputs.
 ///
-/// Every decision (may this execution start? has it already ended?) is made under `stateLock`, and
-/// the outputs it implies are appended to `pending` before that lock is released, so they are queued
-/// in exactly the order of the state changes. Whichever thread finds the queue idle delivers it
-/// (`drain()`), outside both locks; a thread that finds it busy — another thread, or a callback of
-/// this very delivery — leaves its steps to the current drainer, which delivers until the queue is
-/// empty. Starting an execution's work is a step too (except under contention, see `begin`): it runs
-/// after the `executing`/`enabled` updates and the `executionSignals` value queued before it.
+/// Every decision (may this execution start? has it already ended?) is made under the gate's lock, in
+/// the closure of ``SerialGate/submitInOrder(bounded:handOff:_:perform:)``: the outputs it implies
+/// (a batch of steps) take their place in the gate's order right there, so they are delivered in exactly
+/// the order of the state changes. The gate delivers them outside the lock: a thread that finds it idle
+/// delivers its own batch (and what is queued meanwhile); a thread that finds it busy — another thread,
+/// or a callback of this very delivery — leaves its batch to the gate's owner.
 ///
-/// Two locks, taken in that order when nested (`stateLock`, then `queueLock`), so that threads
-/// knocking on a busy command (`execute` refused) never delay the delivery of its outputs.
+/// `execute` submits bounded: a thread executing while the backlog is full waits (parked) until the
+/// owner takes the queue, and an owner hands a flood over to the waiting executors after a few batches
+/// (see ``SerialGate``) — memory stays bounded and no `execute()` keeps delivering other threads'
+/// steps. The other submissions (an execution ending, a cancel, `enabled:` changing) never wait: each
+/// follows an execution, or is the user's own control.
+///
+/// Side effects that must come before a batch's outputs (starting an execution's work; an ended
+/// execution's terminal event on its replay; a cancel's disposals) run in the batch, as its first step,
+/// when the submitting thread delivers the batch itself (the gate was idle); otherwise they run on the
+/// submitting thread right after it submitted (another thread's delivery of the outputs may then come
+/// first — waiting for it could deadlock, and handing it the side effect would make it run everyone's
+/// work).
 final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
-    // Safety: the state vars are only accessed under `stateLock`, `pending` and `drainer` under
-    // `queueLock`; the subjects are thread-safe and only sent to by the drainer, one step at a time.
+    // Safety: the state vars are only accessed under `gate.lock`; the subjects are thread-safe and only
+    // sent to by the gate's owner, one step at a time.
     let executing = BehaviorSubject<Bool, Never>(value: false)
     let enabled = BehaviorSubject<Bool, Never>(value: true)
     let executionSignals = Subject<Signal<Output, Never>, Never>()
     let errors = Subject<Failure, Never>()
 
-    private let stateLock = Lock()
+    private let gate = SerialGate<[CommandStep<Output, Failure>]>()
     private var enabledInput = true
     private var concurrent: Bool
     /// Executions admitted whose `execute` closure is still running: not counted as executing yet,
@@ -424,29 +433,24 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     private var queuedExecuting = false
     private var queuedEnabled = true
 
-    private let queueLock = Lock()
-    private var pending: [CommandStep<Output, Failure>] = []
-    /// The thread delivering `pending` (`currentThreadID`), if any.
-    private var drainer: UInt?
-
     init(allowsConcurrentExecution: Bool) {
         concurrent = allowsConcurrentExecution
     }
 
-    var isExecuting: Bool { stateLock.withLock { !active.isEmpty } }
-    var isEnabled: Bool { stateLock.withLock { admissibleLocked } }
-    var allowsConcurrentExecution: Bool { stateLock.withLock { concurrent } }
+    var isExecuting: Bool { gate.lock.withLock { !active.isEmpty } }
+    var isEnabled: Bool { gate.lock.withLock { admissibleLocked } }
+    var allowsConcurrentExecution: Bool { gate.lock.withLock { concurrent } }
 
     /// Whether another execution may be admitted now.
     private var admissibleLocked: Bool {
         enabledInput && (concurrent || (active.isEmpty && admitted == 0))
     }
 
-    /// Queues `before`, the `executing` / `enabled` values that changed since they were last queued,
-    /// then `after`; called under `stateLock`.
-    private func queueStateLocked(
+    /// `before`, the `executing` / `enabled` values that changed since they were last queued, then
+    /// `after`; called under the lock, as the batch to submit.
+    private func stepsLocked(
         before: [CommandStep<Output, Failure>] = [], after: [CommandStep<Output, Failure>] = []
-    ) {
+    ) -> [CommandStep<Output, Failure>] {
         var steps = before
         if !finished {
             let executingNow = !active.isEmpty
@@ -461,13 +465,34 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
             }
         }
         steps += after
-        if steps.isEmpty { return }
-        queueLock.withLock { pending += steps }
+        return steps
+    }
+
+    /// Submits the batch of steps that `decide` returns (under the lock; `nil` or no steps: nothing).
+    /// `decide` is told whether this thread delivers the batch (the gate is idle, or this thread owns
+    /// it: a callback of the delivery). A `sideEffect` it returns runs before the batch's outputs when
+    /// this thread delivers them now (the gate was idle), else on this thread right after submitting.
+    private func submit(
+        bounded: Bool = false,
+        _ decide: (_ deliveredHere: Bool) -> (steps: [CommandStep<Output, Failure>], sideEffect: (() -> Void)?)?
+    ) {
+        let me = currentThreadID
+        var runAfter: (() -> Void)?
+        gate.submitInOrder(bounded: bounded) {
+            let state = gate.word.load(ordering: .relaxed)
+            guard let decision = decide(state == 0 || state & ~1 == me) else { return nil }
+            if state == 0, let effect = decision.sideEffect { return [.start(effect)] + decision.steps }
+            runAfter = decision.sideEffect
+            return decision.steps.isEmpty ? nil : decision.steps
+        } perform: { [self] batch in
+            for step in batch { perform(step) }
+        }
+        runAfter?()
     }
 
     /// Admits an execution if the command is enabled; the caller then calls its closure and `begin`.
     func admit() -> CommandAdmission? {
-        stateLock.withLock {
+        gate.lock.withLock {
             guard admissibleLocked else { return nil }
             admitted += 1
             return CommandAdmission(cancellations: cancellations)
@@ -477,48 +502,35 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// Counts an admitted execution, queues its outputs and starts `work` after them; returns the
     /// execution's replay, or `nil` when `cancel()` was called since it was admitted.
     ///
-    /// Where the work starts: when the queue is idle, this thread delivers the outputs, then starts
-    /// it; when this thread is already delivering (a callback of the outputs executed the command),
-    /// the start is queued behind the outputs and this thread runs it when the current callback has
-    /// returned; when another thread is delivering, the work starts at once, here — waiting for that
-    /// thread could deadlock, and handing it the work would make it run everyone's work.
+    /// Where the work starts: when the gate is idle, this thread delivers the outputs, then starts it;
+    /// when this thread is already delivering (a callback of the outputs executed the command), the
+    /// start is queued behind the outputs and this thread runs it when the current callback has
+    /// returned; when another thread is delivering, the work starts at once, here.
     func begin(
         _ admission: CommandAdmission, running work: Signal<Output, Failure>
     ) -> ReplaySubject<Output, Failure>? {
         let replay = ReplaySubject<Output, Failure>()
         let inner = replay.signal.catch { _ in Signal<Output, Never>.empty }
-        let me = currentThreadID
-        let decision: (id: UInt64, startNow: Bool, deliver: Bool)? = stateLock.withLock {
+        var id: UInt64?
+        submit(bounded: true) { deliveredHere in
             admitted -= 1
             guard admission.cancellations == cancellations else { return nil }
             nextID += 1
-            let id = nextID
-            active[id] = CommandExecution(subscription: nil, replay: replay)
-            queueStateLocked(after: [.execution(inner)])
-            return queueLock.withLock {
-                if let drainer, drainer != me {
-                    return (id, true, false)
-                }
-                pending.append(.start { [self] in run(id, work: work, replay: replay) })
-                if drainer == nil {
-                    drainer = me
-                    return (id, false, true)
-                }
-                return (id, false, false)
-            }
+            let execution = nextID
+            id = execution
+            active[execution] = CommandExecution(subscription: nil, replay: replay)
+            let start = { [self] in run(execution, work: work, replay: replay) }
+            // After the outputs when this thread delivers them; at once when another thread does.
+            if deliveredHere { return (stepsLocked(after: [.execution(inner), .start(start)]), nil) }
+            return (stepsLocked(after: [.execution(inner)]), start)
         }
-        guard let decision else { return nil }
-        if decision.startNow {
-            run(decision.id, work: work, replay: replay)
-        } else if decision.deliver {
-            deliverAsDrainer()
-        }
+        guard id != nil else { return nil }
         return replay
     }
 
     /// Subscribes to an execution's work, unless it was cancelled meanwhile.
     private func run(_ id: UInt64, work: Signal<Output, Failure>, replay: ReplaySubject<Output, Failure>) {
-        guard stateLock.withLock({ active[id] != nil }) else { return }  // cancelled before its work started
+        guard gate.lock.withLock({ active[id] != nil }) else { return }  // cancelled before its work started
         let subscription = work.subscribeEvents { [self] event in
             guard event.isTerminal else {
                 replay.send(event: event)
@@ -526,11 +538,9 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
             }
             // Stop counting the execution first, so its subscribers see the command idle (RAC); the
             // outputs this queues are delivered after them.
-            guard end(id, failure: event.error) else { return }  // cancelled meanwhile: `cancel()` ended it
-            replay.send(event: event)
-            drain()
+            end(id, failure: event.error) { replay.send(event: event) }
         }
-        let attached = stateLock.withLock {
+        let attached = gate.lock.withLock {
             guard active[id] != nil else { return false }
             active[id]?.subscription = subscription
             return true
@@ -540,90 +550,62 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Stops counting an execution and queues its failure and the state change; `false` if it had
-    /// already ended (cancelled).
-    private func end(_ id: UInt64, failure: Failure?) -> Bool {
-        let ended: CommandExecution<Output, Failure>? = stateLock.withLock {
-            guard let ended = active.removeValue(forKey: id) else { return nil }
+    /// Stops counting an execution, runs `then` (its terminal event) and delivers its failure and the
+    /// state change after it; does nothing if it had already ended (cancelled).
+    private func end(_ id: UInt64, failure: Failure?, then: @escaping () -> Void) {
+        var ended: CommandExecution<Output, Failure>?
+        submit { _ in
+            guard let execution = active.removeValue(forKey: id) else { return nil }
+            ended = execution
             // The failure goes to `errors` before `executing` turns false.
             var failed: [CommandStep<Output, Failure>] = []
             if let failure, !finished { failed.append(.error(failure)) }
-            queueStateLocked(before: failed)
-            return ended
+            return (stepsLocked(before: failed), then)
         }
-        return ended != nil  // released here, outside the lock: it may hold the last reference to the work
+        _ = ended  // released here, outside the lock: it may hold the last reference to the work
     }
 
     /// Records the latest value of the `enabled:` input.
     func setEnabledInput(_ value: Bool) {
-        stateLock.withLock {
+        submit { _ in
             enabledInput = value
-            queueStateLocked()
+            return (stepsLocked(), nil)
         }
-        drain()
     }
 
     /// Changes whether executions may overlap; `enabled` is re-evaluated at once.
     func setAllowsConcurrentExecution(_ value: Bool) {
-        stateLock.withLock {
+        submit { _ in
             concurrent = value
-            queueStateLocked()
+            return (stepsLocked(), nil)
         }
-        drain()
     }
 
     /// Ends every execution in flight, in start order, and revokes the admissions whose closure is
     /// still running.
     func cancelAll() {
-        let cancelled: [CommandExecution<Output, Failure>] = stateLock.withLock {
+        submit { _ in
             cancellations &+= 1
             let cancelled = active.sorted { $0.key < $1.key }.map(\.value)
             active.removeAll()
-            queueStateLocked()
-            return cancelled
+            if cancelled.isEmpty { return (stepsLocked(), nil) }
+            return (
+                stepsLocked(),
+                {
+                    for execution in cancelled {
+                        execution.subscription?.dispose()
+                        execution.replay.sendCompleted()
+                    }
+                }
+            )
         }
-        for execution in cancelled {
-            execution.subscription?.dispose()
-            execution.replay.sendCompleted()
-        }
-        drain()
     }
 
     /// Completes the outputs (after whatever is queued).
     func finish() {
-        stateLock.withLock {
+        submit { _ in
             finished = true
-            queueLock.withLock { pending.append(.finish) }
-        }
-        drain()
-    }
-
-    /// Delivers the queued steps, in order, unless another delivery is under way (on another thread,
-    /// or further up this thread's stack): that one delivers them.
-    private func drain() {
-        let claimed = queueLock.withLock {
-            guard drainer == nil, !pending.isEmpty else { return false }
-            drainer = currentThreadID
-            return true
-        }
-        if claimed { deliverAsDrainer() }
-    }
-
-    /// Delivers batches until the queue is empty, then gives up the drainer's role; called by the
-    /// drainer only. Steps queued meanwhile (by callbacks, or by other threads) are delivered too, so
-    /// none is ever left behind.
-    private func deliverAsDrainer() {
-        while true {
-            let batch: [CommandStep<Output, Failure>] = queueLock.withLock {
-                if pending.isEmpty {
-                    drainer = nil
-                    return []
-                }
-                defer { pending = [] }
-                return pending
-            }
-            if batch.isEmpty { return }
-            for step in batch { perform(step) }
+            return ([.finish], nil)
         }
     }
 

@@ -24,6 +24,11 @@ struct ChannelEcho<Value> {
     /// The set has returned: a notification that matches no expected echo then shows this one is stale
     /// (the setter stored nothing, or another value, and its notification has already gone by).
     var hasReturned = false
+    /// For a set the property's gate left for later, when the gate could tell how many of its operations
+    /// come first: the count of notifications by which the set's own has certainly been delivered. A
+    /// notification that arrives then and matches no expected echo shows this one is stale (the setter
+    /// stored another value).
+    var deadline: UInt64?
 }
 
 /// A link's way out of one channel: values that reach one terminal's subscribers are also sent to
@@ -220,7 +225,8 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         // Whether the set was left for later: queued behind the delivery another thread is making (the
         // property's gate was owned), or behind this thread's own. Its notification then comes after the
         // set has returned, on whichever thread delivers it, and is still this set's echo.
-        let deferred = DeferredSubmissionWatch.watch { setter(value) }.deferred
+        let watched = DeferredSubmissionWatch.watch { setter(value) }
+        let deferred = watched.deferred
         let dropped: ChannelEcho<Value>? = lock.withLock {
             guard
                 let index = setsInProgress.firstIndex(where: { $0.thread == thread && $0.echoID == startedID })
@@ -234,8 +240,15 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
             // A set left for later, with nothing delivered here: its notification is still to come, after
             // the ones queued before it, which are changes this set overwrites. Its echo stays expected
             // as if the set were still in progress (it is not marked returned, so no earlier notification
-            // can make it stale).
-            if deferred { return nil }
+            // can make it stale) — until the notifications that may come before it have gone by, when the
+            // gate told how many those are (see `ChannelEcho.deadline`).
+            if deferred {
+                if let ahead = watched.ahead, let echo = echoes.firstIndex(where: { $0.id == startedID }) {
+                    // Each of the gate's operations delivers at most one notification to this channel.
+                    echoes[echo].deadline = notifications &+ UInt64(ahead) &+ 1
+                }
+                return nil
+            }
             // The property is known to deliver its changes during the set, yet nothing at all was
             // delivered during this one: the setter stored nothing, and no echo will come.
             // Only with `Equatable` values (a wrong guess then costs at most a set skipped as equal, never
@@ -293,8 +306,13 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
                     // stored nothing or another value) — and must not swallow a later change. If no set is
                     // pending either, the notification is a change made by someone else: it is sent on.
                     let isQuiet = setsInProgress.isEmpty
-                    let stale = isQuiet ? echoes.filter(\.hasReturned) : []
-                    if isQuiet { echoes.removeAll(where: \.hasReturned) }
+                    // A deferred set's echo is stale, whatever is in progress, once its deadline is reached:
+                    // its notification has been delivered, and did not match (this one, or one before).
+                    let isStale = { (echo: ChannelEcho<Value>) in
+                        (isQuiet && echo.hasReturned) || echo.deadline.map { self.notifications >= $0 } ?? false
+                    }
+                    let stale = echoes.filter(isStale)
+                    echoes.removeAll(where: isStale)
                     let replaced = replaceLatestLocked(value)
                     if echoes.isEmpty { return (forwardsLocked(value, from: .following), (stale, replaced)) }
                     return (nil, (stale, replaced))

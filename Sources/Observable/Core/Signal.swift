@@ -215,13 +215,13 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         _ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable,
         trampoline: UnsafeMutablePointer<DeepChainTrampoline>
     ) {
-        let boundarySink = sink.deepChainBoundary(in: lifetime)
+        let (boundarySink, upstreamLifetime) = sink.deepChainBoundary(in: lifetime)
         if DeepChainTrampoline.mustDefer(trampoline) {
-            DeepChainTrampoline.enqueue(trampoline) { self.startSubscription(boundarySink, in: lifetime) }
+            DeepChainTrampoline.enqueue(trampoline) { self.startSubscription(boundarySink, in: upstreamLifetime) }
         } else {
             let depth = trampoline.pointee.depth
             trampoline.pointee.depth = depth &+ 1
-            startSubscription(boundarySink, in: lifetime)
+            startSubscription(boundarySink, in: upstreamLifetime)
             trampoline.pointee.depth = depth
         }
     }

@@ -28,8 +28,9 @@ import TetherShims
 /// What changes for chains that deep: queued work runs after the stages upstream of the boundary
 /// have returned (an upstream stage that sends two events finishes before the first crosses the
 /// boundary; an upstream start returns before the rest of the chain is subscribed). Order per
-/// subscription is kept, and a queued event is dropped if its subscription was disposed from
-/// downstream (or before it sent its terminal event) — see ``DeepChainBoundary``.
+/// subscription is kept; a source that ends its lifetime right after its terminal event ends only the
+/// part upstream of the boundary, so the queued events and the terminal event still arrive; a queued
+/// event is dropped if the subscription was disposed meanwhile — see ``DeepChainBoundary``.
 @usableFromInline
 package struct DeepChainTrampoline {
     /// Starts nested on this thread since the root (0: no root).
@@ -131,14 +132,12 @@ package struct DeepChainTrampoline {
         while state.pointee.head < state.pointee.queue.count {
             let work = state.pointee.queue[state.pointee.head]
             state.pointee.head += 1
-            DeepChainBoundary.epoch.add(1, ordering: .acquiringAndReleasing)
             work()
         }
         state.pointee.queue.removeAll()
         state.pointee.head = 0
         state.pointee.hasWork = false
         state.pointee.depth = depth
-        DeepChainBoundary.epoch.add(1, ordering: .acquiringAndReleasing)
     }
 
     /// Runs `work` as the root of this thread's trampoline if there is none, then runs what it queued.
@@ -149,6 +148,27 @@ package struct DeepChainTrampoline {
         work()
         if state.pointee.hasWork { drain(state) }
         state.pointee.depth = 0
+    }
+
+    /// Runs `work` as a root of its own, nested in whatever this thread is running, and runs what it
+    /// queued before returning — for a caller that blocks until `work`'s events arrive (`first()` from
+    /// inside a callback): work queued for the enclosing root would run only after that caller returns.
+    /// The stack budget still counts from the enclosing root, so nesting does not widen it.
+    static func runAsNestedRoot(_ work: () -> Void) {
+        let state = current()
+        let saved = state.pointee
+        state.pointee.queue = []
+        state.pointee.head = 0
+        state.pointee.hasWork = false
+        state.pointee.depth = 1
+        if saved.depth == 0 { state.pointee.rootStack = stackAddress() }
+        work()
+        if state.pointee.hasWork { drain(state) }
+        state.pointee.depth = saved.depth
+        state.pointee.rootStack = saved.rootStack
+        state.pointee.queue = saved.queue
+        state.pointee.head = saved.head
+        state.pointee.hasWork = saved.hasWork
     }
 }
 
@@ -195,60 +215,77 @@ extension Signal {
     }
 }
 
-/// The per-subscription state of a boundary sink: whether events it queued may still be delivered.
+/// The state of one boundary sink (see ``Sink/deepChainBoundary(in:)``): how many of its events wait in
+/// a trampoline's queue, and whether the upstream part ended without a terminal event.
 ///
-/// Work run by a trampoline root is numbered by a global *epoch*, advanced before each queued item the
-/// root runs. A queued event remembers the epoch it was queued in; the boundary remembers the epoch its
-/// subscription was disposed in. An event is dropped if the disposal came in a later epoch — from
-/// downstream (a subscriber disposing in its callback, `take(1)`) or from elsewhere, after the event was
-/// queued — and delivered if it came in the same one: that is the upstream cleaning up right after
-/// sending (a source that sends its values and completion, then disposes), which without the queue
-/// would have come after the delivery. (A disposal from another thread during the very epoch the event
-/// was queued in is taken for the latter.)
+/// The part of the chain upstream of a boundary runs in a lifetime of its own, a child of the
+/// subscription's: a source that sends its values and its terminal event, then disposes its lifetime,
+/// ends only that part. Its queued events still reach the downstream part, which the boundary ends
+/// (disposes the subscription's lifetime) right after delivering the terminal event — in the order it
+/// would have happened without the queue. If the upstream part ends without a terminal event, the
+/// boundary ends the downstream part once the events queued before that are delivered.
+///
+/// A queued event is dropped if the subscription's lifetime was disposed meanwhile (from downstream —
+/// a subscriber disposing in its callback, `take(1)` — or by the subscriber's `dispose()`).
 @usableFromInline
 final class DeepChainBoundary: Sendable {
-    @usableFromInline static let epoch = Atomic<Int>(0)
-    /// `Int.max` until the subscription is disposed.
-    @usableFromInline let disposedEpoch = Atomic<Int>(.max)
+    /// Twice the number of queued events not yet run, plus 1 once the upstream part ended.
+    @usableFromInline let state = Atomic<Int>(0)
+    @usableFromInline let lifetime: CompositeDisposable
 
-    @usableFromInline init() {}
+    @usableFromInline init(_ lifetime: CompositeDisposable) { self.lifetime = lifetime }
 
+    /// An event is about to be queued.
     @usableFromInline
-    func disposed() {
-        disposedEpoch.store(Self.epoch.load(ordering: .acquiring), ordering: .releasing)
+    func willQueue() {
+        state.wrappingAdd(2, ordering: .relaxed)
     }
 
-    /// Whether an event queued in `epoch` must be dropped.
+    /// A queued event ran (or was dropped): the last one ends the subscription if upstream has ended.
     @usableFromInline
-    func drops(queuedIn epoch: Int) -> Bool {
-        disposedEpoch.load(ordering: .acquiring) > epoch
-            && disposedEpoch.load(ordering: .acquiring) != .max
+    func didRunQueued() {
+        if state.wrappingSubtract(2, ordering: .acquiringAndReleasing).newValue == 1 { lifetime.dispose() }
+    }
+
+    /// The upstream part's lifetime ended: the subscription ends now, or after the queued events.
+    @usableFromInline
+    func upstreamEnded() {
+        if state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue == 0 { lifetime.dispose() }
     }
 }
 
 extension Sink {
     /// A sink that delivers to `self` directly while the stack has room, and queues events for the
-    /// thread's trampoline root when it has grown too deep (see ``DeepChainTrampoline``).
+    /// thread's trampoline root when it has grown too deep (see ``DeepChainTrampoline``). Returns it
+    /// with the lifetime to start the upstream part in (see ``DeepChainBoundary``).
     @usableFromInline
-    func deepChainBoundary(in lifetime: CompositeDisposable) -> Sink {
-        let boundary = DeepChainBoundary()
-        lifetime.add { boundary.disposed() }
+    func deepChainBoundary(in lifetime: CompositeDisposable) -> (Sink, CompositeDisposable) {
+        let boundary = DeepChainBoundary(lifetime)
+        let upstreamLifetime = CompositeDisposable(partOf: lifetime)
+        upstreamLifetime.add { boundary.upstreamEnded() }
+        lifetime.add(upstreamLifetime)
         let link = DeepChainLink(self)
-        return Sink { event in
+        let sink = Sink { event in
             let downstream = link.value
             let state = DeepChainTrampoline.current()
             if state.pointee.depth == 0 {
                 DeepChainTrampoline.runAsRoot(state) { downstream.send(event) }
+                if event.isTerminal { lifetime.dispose() }
             } else if !DeepChainTrampoline.mustDefer(state) {
                 downstream.send(event)
+                if event.isTerminal { lifetime.dispose() }
             } else {
-                let epoch = DeepChainBoundary.epoch.load(ordering: .acquiring)
-                if boundary.drops(queuedIn: epoch) { return }
+                if lifetime.isDisposed { return }
+                boundary.willQueue()
                 DeepChainTrampoline.enqueue(state) {
-                    if boundary.drops(queuedIn: epoch) { return }
-                    downstream.send(event)
+                    if !lifetime.isDisposed {
+                        downstream.send(event)
+                        if event.isTerminal { lifetime.dispose() }
+                    }
+                    boundary.didRunQueued()
                 }
             }
         }
+        return (sink, upstreamLifetime)
     }
 }

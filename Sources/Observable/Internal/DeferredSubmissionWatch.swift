@@ -19,12 +19,15 @@ let deferredSubmissionWatchers = Atomic<Int>(0)
 package final class DeferredSubmissionWatch {
     /// Set when a submission made on this thread inside `watch` was left for later.
     @usableFromInline var deferred = false
+    /// For a submission left for later: at most how many of the gate's operations are performed before
+    /// it (the largest over the body's deferred submissions); `nil` if a gate could not tell.
+    @usableFromInline var ahead: Int? = 0
 
     init() {}
 
     /// Runs `body`; returns its result and whether a gate submission it made (on this thread, to any
     /// gate) was left for later. Watches nest: an inner watch records into its own.
-    package static func watch<Result>(_ body: () -> Result) -> (result: Result, deferred: Bool) {
+    package static func watch<Result>(_ body: () -> Result) -> (result: Result, deferred: Bool, ahead: Int?) {
         let watch = DeferredSubmissionWatch()
         // The thread's current watch: a thread-local slot (`tether_deferred_submission_watch`, TetherShims).
         let previous = tether_deferred_submission_watch()
@@ -35,20 +38,32 @@ package final class DeferredSubmissionWatch {
         tether_set_deferred_submission_watch(previous)
         if watch.deferred, let previous {
             // What an inner body left for later was left for later inside the outer body too.
-            Unmanaged<DeferredSubmissionWatch>.fromOpaque(previous).takeUnretainedValue().deferred = true
+            Unmanaged<DeferredSubmissionWatch>.fromOpaque(previous).takeUnretainedValue().record(ahead: watch.ahead)
         }
-        return (result, watch.deferred)
+        return (result, watch.deferred, watch.deferred ? watch.ahead : nil)
+    }
+
+    func record(ahead: Int?) {
+        deferred = true
+        if let ahead, let known = self.ahead {
+            self.ahead = max(known, ahead)
+        } else {
+            self.ahead = nil
+        }
     }
 
     /// A gate left a submission of the calling thread for later: records it in the thread's watch, if any.
+    ///
+    /// `ahead`: at most how many of the gate's operations are performed before it, when the gate can
+    /// tell (an ordered gate, see ``SerialGate/submitInOrder(bounded:handOff:_:perform:)``).
     @inlinable
-    static func noteDeferred() {
-        if deferredSubmissionWatchers.load(ordering: .relaxed) != 0 { recordDeferred() }
+    static func noteDeferred(ahead: Int? = nil) {
+        if deferredSubmissionWatchers.load(ordering: .relaxed) != 0 { recordDeferred(ahead: ahead) }
     }
 
     @usableFromInline
-    static func recordDeferred() {
+    static func recordDeferred(ahead: Int?) {
         guard let raw = tether_deferred_submission_watch() else { return }
-        Unmanaged<DeferredSubmissionWatch>.fromOpaque(raw).takeUnretainedValue().deferred = true
+        Unmanaged<DeferredSubmissionWatch>.fromOpaque(raw).takeUnretainedValue().record(ahead: ahead)
     }
 }

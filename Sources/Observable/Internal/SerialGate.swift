@@ -79,6 +79,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline package final let disposers = Atomic<Int>(0)
     /// `remote.count`, readable without the lock (by parked senders).
     @usableFromInline package final let backlog = Atomic<Int>(0)
+    /// The size of the last batch an owner took (0 before the first): with 1, a bound on how many
+    /// operations the owner still performs before what is queued now.
+    @usableFromInline package final let inFlight = Atomic<Int>(0)
     @usableFromInline package final let lock = Lock()
     @usableFromInline final let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
@@ -197,19 +200,25 @@ package class SerialGate<Op>: @unchecked Sendable {
         }
         remote.append(op)
         backlog.store(remote.count, ordering: .relaxed)
+        // How many operations may be performed before this one (the deferral's bound, see
+        // `DeferredSubmissionWatch`): those queued before it, and those the owner is performing — the
+        // rest of its batch (this thread's own, or, for another owner, the last batch it took or its one
+        // operation). An ordered gate queues reentrant submissions in order too, so nothing overtakes.
         if word & ~1 == me {
             // Reentrant: queued behind earlier submissions; performed by this thread's drain loop.
             self.word.store(me | 1, ordering: .relaxed)
+            let ahead = remote.count - 1 + batch.count + 1
             lock.unlock()
-            DeferredSubmissionWatch.noteDeferred()
+            DeferredSubmissionWatch.noteDeferred(ahead: ahead)
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
+        let ahead = remote.count - 1 + max(inFlight.load(ordering: .relaxed), 1)
         lock.unlock()
         if acquired {
             release(me, perform: perform, handOff: handOff)
         } else {
-            DeferredSubmissionWatch.noteDeferred()
+            DeferredSubmissionWatch.noteDeferred(ahead: ahead)
         }
     }
 
@@ -458,10 +467,26 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
+            if performBookkeepingLocked() {
+                // Only bookkeeping was queued, and it is done: released in the same critical section, so a
+                // stream of joins and removals can never keep this thread draining.
+                var performed: ContiguousArray<Op> = []
+                swap(&performed, &releaseLater)
+                word.store(0, ordering: .releasing)
+                let sendersWait = parkedSenders != 0
+                lock.unlock()
+                _ = consume performed
+                if sendersWait { ParkingLot.unparkAll(sendersAddress) }
+                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                return
+            }
             if batches >= (handOff ? 1 : Self.batchesBeforeHandOff) && parkedSenders != 0 {
                 // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
+                var performed: ContiguousArray<Op> = []
+                swap(&performed, &releaseLater)
                 word.store(1, ordering: .releasing)
                 lock.unlock()
+                _ = consume performed
                 ParkingLot.unparkAll(sendersAddress)
                 if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
                 return
@@ -469,9 +494,11 @@ package class SerialGate<Op>: @unchecked Sendable {
             swap(&remote, &batch)
             if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
             backlog.store(0, ordering: .relaxed)
+            inFlight.store(batch.count &+ urgentBatch.count, ordering: .relaxed)
             let sendersWait = parkedSenders != 0
             word.store(me, ordering: .releasing)
             lock.unlock()
+            if !releaseLater.isEmpty { releaseLater.removeAll() }
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }
             if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
             if !urgentBatch.isEmpty {
@@ -488,6 +515,41 @@ package class SerialGate<Op>: @unchecked Sendable {
             batch.removeAll(keepingCapacity: batch.capacity <= 4096)
             batches &+= 1
         }
+    }
+
+    /// Performs, with `lock` held, an operation that needs nothing but the owner's state (bookkeeping: a
+    /// removal, a join that replays nothing) and returns `true`; returns `false`, doing nothing, for any
+    /// other operation. It must run no user code nor release the last reference to anything holding
+    /// some (the drain keeps the operations until after the lock, in `releaseLater`).
+    ///
+    /// A gate whose operations include bookkeeping overrides it; the default performs nothing in place.
+    @usableFromInline
+    package func performInPlace(_ op: Op) -> Bool {
+        false
+    }
+
+    /// Operations performed in place, released after the lock (see ``performInPlace(_:)``).
+    @usableFromInline @exclusivity(unchecked) package final var releaseLater: ContiguousArray<Op> = []
+
+    /// Called by the owner with `lock` held and the pending bit set: performs in place the bookkeeping at
+    /// the head of the queues (urgent first), and returns whether that was all that was queued.
+    @inlinable
+    final func performBookkeepingLocked() -> Bool {
+        if !urgent.isEmpty {
+            var done = 0
+            while done < urgent.count, performInPlace(urgent[done]) { done += 1 }
+            if done == 0 { return false }
+            releaseLater.append(contentsOf: urgent[..<done])
+            urgent.removeFirst(done)
+            if !urgent.isEmpty { return false }
+        }
+        var done = 0
+        while done < remote.count, performInPlace(remote[done]) { done += 1 }
+        if done == 0 { return remote.isEmpty }
+        releaseLater.append(contentsOf: remote[..<done])
+        remote.removeFirst(done)
+        backlog.store(remote.count, ordering: .relaxed)
+        return remote.isEmpty
     }
 
     // MARK: Callbacks and disposal

@@ -150,14 +150,18 @@ extension SignalConvertible {
                 }
             }, lifetime)
         var last: Result?
-        source.start(
-            Sink { event in
-                switch event {
-                case .next(let value): last = value
-                case .error(let failure): output.finish(.error(failure))
-                case .completed: output.finish(after: last)
-                }
-            }, in: lifetime)
+        // A root of its own: from inside a callback, work queued for the enclosing root (a deep chain's)
+        // would run only after this call returns, and the wait below would never end.
+        DeepChainTrampoline.runAsNestedRoot {
+            source.start(
+                Sink { event in
+                    switch event {
+                    case .next(let value): last = value
+                    case .error(let failure): output.finish(.error(failure))
+                    case .completed: output.finish(after: last)
+                    }
+                }, in: lifetime)
+        }
         if !outcome.isSettled, isOnMainThread(), outcome.settle(.failure(.wouldBlockMainThread)) {
             output.end()
         }

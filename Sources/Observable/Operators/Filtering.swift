@@ -272,10 +272,14 @@ extension SignalConvertible {
         let upstream = signal
         let triggerSignal = trigger.signal
         return Signal(unsafeStart: { sink, lifetime in
-            // `nil` is the trigger firing.
+            // `.second(.completed)`: the trigger fired; `.gone`: the source went away without a terminal event.
             let output = OperatorOutput(sink, lifetime)
-            let mailbox = Mailbox<Event<Value, Failure>?>(lifetime: lifetime) { input in
-                output.forward(input ?? .completed)
+            let mailbox = Mailbox<BinaryInput<Value, Never, Failure>>(lifetime: lifetime) { input in
+                switch input {
+                case .first(let event): output.forward(event)
+                case .second: output.finish(.completed)
+                case .gone: output.end()
+                }
             }
             let triggerLifetime = CompositeDisposable(partOf: lifetime)
             guard let triggerKey = lifetime.add(triggerLifetime) else { return }
@@ -283,14 +287,17 @@ extension SignalConvertible {
                 Sink { event in
                     switch event {
                     case .next, .completed:
-                        mailbox.post(nil)
+                        mailbox.post(.second(.completed))
                     case .error:
                         // RAC 2.5 ignores a failing trigger: only the trigger's subscription ends.
                         lifetime.remove(triggerKey)
                     }
                 }, in: triggerLifetime)
             if lifetime.isDisposed { return }
-            upstream.start(Sink { event in mailbox.post(event) }, in: lifetime)
+            // In a child lifetime, as every input: a source that completes and then disposes its lifetime
+            // must not close the mailbox before the completion queued in it is handled.
+            upstream.startAsInput(
+                in: lifetime, sink: Sink { event in mailbox.post(.first(event)) }, gone: { mailbox.post(.gone) })
         })
     }
 }

@@ -107,7 +107,12 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         // parked behind it, and its own end must wake the next one.
         var desired = me
         lock.lock()
-        while !modifier.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged {
+        while true {
+            // Room in the backlog is waited for here, before taking the modifier: the store at the end
+            // must not wait for it while holding the modifier, since the thread that makes room (the
+            // gate's owner) may be waiting for the modifier itself — a set from inside an observer.
+            if remote.count >= Self.backlogLimit { waitForRoomInBacklog(me) }
+            if modifier.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged { break }
             lock.unlock()
             if waitForModify() { desired = me | 1 }
             lock.lock()
@@ -116,7 +121,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         lock.unlock()
         defer {
             var oldValue: Value?
-            submitInOrder(bounded: true) {
+            // Unbounded: see above (at most one operation per `modify` goes past the bound).
+            submitInOrder(bounded: false) {
                 oldValue = value
                 value = copy
                 // Wake the next writer now, not after this thread's delivery (which may take a while).
@@ -130,6 +136,19 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             withExtendedLifetime(oldValue) {}
         }
         return try action(&copy)
+    }
+
+    /// Called with `lock` held (and returns with it held): waits, as a bounded set does, while the backlog
+    /// is full. A gate handed off to the senders that were parked is taken over and drained when this
+    /// thread was one of them, as a set that submitted nothing would (see ``submittedNothing``).
+    @usableFromInline
+    func waitForRoomInBacklog(_ me: UInt) {
+        guard waitWhileBacklogFull(me), word.load(ordering: .relaxed) == 1,
+            markPendingOrAcquire(me, takingHandOff: true)
+        else { return }
+        lock.unlock()
+        release(me) { self.perform($0) }
+        lock.lock()
     }
 
     /// Waits until no `modify` is in progress: a short bounded retry (a `modify` closure is usually a few
@@ -236,6 +255,15 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         } perform: {
             self.perform($0)
         }
+    }
+
+    /// A removal, performed under the lock (see ``SerialGate/performInPlace(_:)``): it calls no user code,
+    /// and the operation still holds the entry.
+    @inlinable
+    override func performInPlace(_ operation: Operation) -> Bool {
+        guard case .remove(let entry) = operation else { return false }
+        removeEntry(entry)
+        return true
     }
 
     @usableFromInline

@@ -1,0 +1,59 @@
+import Binding
+import Foundation
+import Observable
+import Synchronization
+import TetherTesting
+import XCTest
+
+/// Threads executing a concurrent command faster than its outputs' subscriber keeps up: the outputs
+/// wait in a bounded backlog, and no `execute()` call keeps delivering other threads' steps until the
+/// queue is empty (issue 30, bug 3: the queue had no bound and the thread that found it idle delivered
+/// everything queued after it, for as long as the others kept executing).
+final class CommandExecuteFloodTests: ResourceCheckedTestCase {
+    func testNoExecuteCallDeliversAnUnboundedShareOfOtherThreadsOutputs() {
+        let command = Command<Int, Int, Never>(allowsConcurrentExecution: true) { Signal(value: $0) }
+        let threads = 4
+        let executions = StressScale.scaled(20_000)
+        // Per thread: the deliveries of `executionSignals` made on it during its current `execute` call.
+        let deliveriesInCall = (0..<threads).map { _ in Counter() }
+        let mostInOneCall = Atomic<Int>(0)
+        let index = ThreadIndex()
+        let subscription = command.executionSignals.subscribe(next: { _ in
+            if let thread = index.current { deliveriesInCall[thread].value.wrappingAdd(1, ordering: .relaxed) }
+            // A subscriber slower than an `execute` call, so that the executing threads outrun it.
+            var spin = 0
+            for step in 0..<2_000 { spin &+= step &* step }
+            index.sink.store(spin, ordering: .relaxed)
+        })
+        let finished = runThreads(threads, timeout: 300) { thread in
+            index.current = thread
+            for input in 0..<executions {
+                deliveriesInCall[thread].value.store(0, ordering: .relaxed)
+                command.execute(input)
+                let delivered = deliveriesInCall[thread].value.load(ordering: .relaxed)
+                mostInOneCall.store(max(mostInOneCall.load(ordering: .relaxed), delivered), ordering: .relaxed)
+            }
+        }
+        XCTAssertTrue(finished)
+        // An owner hands a flood over after a few batches of at most the backlog each.
+        let bound = 8 * 4_096
+        XCTAssertLessThanOrEqual(
+            mostInOneCall.load(ordering: .relaxed), bound,
+            "one execute() call delivered that many executions, of \(threads * executions)")
+        subscription.dispose()
+    }
+}
+
+/// Which of `runThreads`' threads the calling thread is (thread-local).
+private final class ThreadIndex: @unchecked Sendable {
+    // Safety: each thread reads and writes only its own slot of the thread dictionary.
+    let sink = Atomic<Int>(0)
+    var current: Int? {
+        get { Thread.current.threadDictionary["CommandExecuteFloodTests.index"] as? Int }
+        set { Thread.current.threadDictionary["CommandExecuteFloodTests.index"] = newValue }
+    }
+}
+
+private final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+}
