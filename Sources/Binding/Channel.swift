@@ -57,7 +57,7 @@ public final class Channel<Value, Failure: Error> {
 /// and a subscriber that sends to the other end.
 ///
 /// A property's terminal — `object.channel(\.property)`, `property.channel()`, or
-/// ``init(values:set:)`` for anything else — is a signal of the property's value (current value first,
+/// ``init(values:isolation:set:)`` for anything else — is a signal of the property's value (current value first,
 /// then each change it did not make itself) and a receiver that sets it. Join two with ``bind(to:)`` or
 /// `<~>`: each side then follows the other, without feedback loops, even when both sides are set from
 /// several threads at once.
@@ -104,13 +104,21 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// does not come never swallows a later change; with other values, the next change counts as that
     /// set's echo.
     ///
+    /// Made in actor-isolated code (a `@MainActor` view model), `set` runs on that actor: at once when
+    /// the value arrives there, else queued to it in order, as `bind(_:to:)` sets a property (see
+    /// "Isolation" in `Observable`). Made in nonisolated code, it runs on the thread that sends.
+    ///
     /// ```swift
     /// final class Model: KeyPathObservable { @Observed var name = "" }
     /// let model = Model()
     /// let terminal = ChannelTerminal(values: model.observe(\.name), set: { [weak model] in model?.name = $0 })
     /// ```
-    public convenience init(values: some SignalConvertible<Value, Failure>, set: @escaping (Value) -> Void) {
-        self.init(core: ChannelCore(setter: set), end: .following)
+    public convenience init(
+        values: some SignalConvertible<Value, Failure>,
+        isolation: isolated (any Actor)? = #isolation,
+        set: @escaping (Value) -> Void
+    ) {
+        self.init(core: ChannelCore(setter: set, isolation: CallerIsolation(isolation)), end: .following)
         core.observe(values.signal)
     }
 
@@ -234,8 +242,12 @@ extension KeyPathObservable {
     /// let form = Form(), account = Account()
     /// form.channel(\.username) <~> account.channel(\.name)   // the form takes the account's name first
     /// ```
-    public func channel<Value>(_ keyPath: ReferenceWritableKeyPath<Self, Value>) -> ChannelTerminal<Value, Never> {
-        ChannelTerminal(values: observe(keyPath), set: { [weak self] value in self?[keyPath: keyPath] = value })
+    public func channel<Value>(
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>, isolation: isolated (any Actor)? = #isolation
+    ) -> ChannelTerminal<Value, Never> {
+        ChannelTerminal(
+            values: observe(keyPath), isolation: isolation,
+            set: { [weak self] value in self?[keyPath: keyPath] = value })
     }
 }
 

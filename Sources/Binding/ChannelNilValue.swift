@@ -17,10 +17,11 @@ extension KeyPathObservable {
     /// fontSize.send(nil)   // cleared: back to 12
     /// ```
     public func channel<Value>(
-        _ keyPath: ReferenceWritableKeyPath<Self, Value>, nilValue: Value
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>, nilValue: Value,
+        isolation: isolated (any Actor)? = #isolation
     ) -> ChannelTerminal<Value?, Never> {
         ChannelTerminal(
-            values: observe(keyPath).map { Optional($0) },
+            values: observe(keyPath).map { Optional($0) }, isolation: isolation,
             set: { [weak self] value in self?[keyPath: keyPath] = value ?? nilValue })
     }
 }

@@ -30,6 +30,14 @@ final class ResultsViewModel {
     }
 }
 
+/// A `@MainActor` model whose `@Observed` property is one end of a two-way channel.
+final class VolumeModel: KeyPathObservable {
+    @Observed var volume = 0 {
+        didSet { if !isOnMainActor() { setsOffTheMainActor += 1 } }
+    }
+    var setsOffTheMainActor = 0
+}
+
 /// A `@MainActor` screen bound with `bind` and `<~`.
 final class StatusView: BindingTarget {
     var status = ""
@@ -172,6 +180,20 @@ final class StatusView: BindingTarget {
         search.execute("linux")
         #expect(started == ["swift", "linux"], "executed on the main actor, the work starts at once")
         #expect(results == ["SWIFT", "LINUX"])
+    }
+
+    @Test func testChannelMadeOnTheMainActorSetsItsPropertyThereWhenTheOtherEndChangesOnAnotherThread() async {
+        let model = VolumeModel()
+        let level = MutableProperty(0)
+        let link = model.channel(\.volume) <~> level.channel()
+        DispatchQueue.global().async {
+            for value in 1...50 { level.value = value }
+        }
+        await runMainLoop(until: { model.volume == 50 })
+        #expect(model.setsOffTheMainActor == 0)
+        model.volume = 7  // on the main actor: the other end follows at once
+        #expect(level.value == 7)
+        link.dispose()
     }
 
     @Test func testSubscriberWrittenInAnotherActorRunsIsolatedToIt() async {

@@ -103,6 +103,9 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     let toFollowing = ReplaySubject<ChannelDelivery<Value>, Failure>(capacity: 1)
     /// Sets the property of a property's channel; `nil` for a plain channel.
     let setter: ((Value) -> Void)?
+    /// Runs the setter on the actor of the code that made the terminal (a `@MainActor` view model's
+    /// property is set there); `nil` when that code was nonisolated: the setter runs on the sending thread.
+    let setterHop: ActorHop?
     /// `==` when `Value` is `Equatable`.
     let isEqual: ((Value, Value) -> Bool)?
 
@@ -127,8 +130,9 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     /// One-way bindings into this channel, disposed when it ends.
     var dependents: [any Disposable] = []
 
-    init(setter: ((Value) -> Void)?) {
+    init(setter: ((Value) -> Void)?, isolation: CallerIsolation? = nil) {
         self.setter = setter
+        self.setterHop = setter == nil ? nil : isolation.map(ActorHop.init)
         self.isEqual = channelEquality(for: Value.self)
     }
 
@@ -163,7 +167,12 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     /// A value sent on the terminal `end`, directly (`echoID == nil`) or by `link`.
     func accept(_ value: Value, at end: ChannelEnd, echoID: UInt64?, link: ChannelLink<Value, Failure>?) {
         if end == .following, let setter {
-            set(value, with: setter, echoID: echoID, link: link)
+            if let setterHop {
+                // The set, with its echo bookkeeping, runs where the setter belongs, in arrival order.
+                setterHop.run { self.set(value, with: setter, echoID: echoID, link: link) }
+            } else {
+                set(value, with: setter, echoID: echoID, link: link)
+            }
         } else {
             emit(value, to: end.other, link: link)
         }

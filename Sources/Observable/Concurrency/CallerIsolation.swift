@@ -83,76 +83,100 @@ package enum CallerIsolation: Sendable {
     }
 }
 
-/// Hands a subscription's events to its subscriber's actor (``CallerIsolation``): directly when they
-/// arrive on that actor and nothing is queued for it, otherwise through a queue that one job at a time
-/// drains on the actor — so events keep their order whichever thread sent each.
+/// Runs work on an actor in the order it was submitted, from any thread: at once when submitted on the
+/// actor with nothing queued, otherwise queued and run by one job at a time on the actor — so work keeps
+/// its order whichever thread submitted each piece (a plain `Task` per piece would not keep it).
 ///
-/// The source's events arrive serialized (guarantee 3), so `enqueue` never runs twice at once; the
-/// job drains concurrently with it, hence the lock. Everything reaches the subscriber through the
-/// stage's mailbox, whose disposal fence and reentrancy rules are the core's; the mailbox is posted to
-/// only on the actor, so it never waits.
+/// The work is Tether's own (delivering a subscriber's events, calling a channel's setter): it captures
+/// what belongs to the actor, which is why it runs only there.
 @usableFromInline
-final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable, @unchecked Sendable {
-    // Safety: `pending`, `jobQueued` and `disposed` are guarded by `lock`, which is never held while
-    // anything else runs. The mailbox is thread-safe; it holds the subscriber's closures and is posted
-    // to only on the subscriber's actor (directly, or by the queued job).
-    @usableFromInline let isolation: CallerIsolation
-    @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
-    @usableFromInline let lock = Lock()
-    @usableFromInline var pending: [Event<Value, Failure>?] = []
-    @usableFromInline var jobQueued = false
-    @usableFromInline var disposed = false
+package final class ActorHop: @unchecked Sendable {
+    // Safety: `pending`, `jobQueued` and `cancelled` are guarded by `lock`, never held while work runs.
+    // The work closures are run only on `isolation`'s actor (directly when submitted there, else by the
+    // queued job).
+    package let isolation: CallerIsolation
+    private let lock = Lock()
+    private var pending: [() -> Void] = []
+    private var jobQueued = false
+    private var cancelled = false
 
-    @usableFromInline
-    init(isolation: CallerIsolation, mailbox: Mailbox<Event<Value, Failure>?>) {
+    package init(_ isolation: CallerIsolation) {
         self.isolation = isolation
-        self.mailbox = mailbox
     }
 
-    @usableFromInline var isDisposed: Bool { lock.withLock { disposed } }
-
-    @usableFromInline
-    func enqueue(_ event: Event<Value, Failure>?) {
+    /// Runs `work` on the actor after what was submitted before; nothing once ``cancel()`` was called.
+    package func run(_ work: @escaping () -> Void) {
         let onActor = isolation.isCurrent
         let action: Action = lock.withLock {
-            if disposed { return .drop }
-            if onActor && !jobQueued { return .deliver }
-            pending.append(event)
+            if cancelled { return .drop }
+            if onActor && !jobQueued { return .runNow }
+            pending.append(work)
             if jobQueued { return .drop }
             jobQueued = true
             return .queueJob
         }
         switch action {
         case .drop: return
-        case .deliver: mailbox.post(event)
+        case .runNow: work()
         case .queueJob: isolation.enqueue { self.drain() }
         }
     }
 
-    @usableFromInline
-    enum Action { case drop, deliver, queueJob }
+    private enum Action { case drop, runNow, queueJob }
 
-    /// On the actor: delivers what was queued, including what arrives while it runs, then lets the
-    /// next event that arrives on the actor go directly again.
-    func drain() {
+    /// On the actor: runs what was queued, including what arrives while it runs, then lets the next
+    /// submission on the actor run at once again.
+    private func drain() {
         while true {
-            let batch: [Event<Value, Failure>?] = lock.withLock {
+            let batch: [() -> Void] = lock.withLock {
                 let batch = pending
                 pending = []
                 if batch.isEmpty { jobQueued = false }
                 return batch
             }
             if batch.isEmpty { return }
-            for event in batch { mailbox.post(event) }
+            for work in batch { work() }
         }
+    }
+
+    /// Drops what is queued and everything submitted from now on.
+    package func cancel() {
+        let dropped: [() -> Void] = lock.withLock {
+            cancelled = true
+            defer { pending = [] }
+            return pending
+        }
+        _ = dropped  // released after the lock: the closures hold user values
+    }
+}
+
+/// Hands a subscription's events to its subscriber's actor through an ``ActorHop``, into the stage's
+/// mailbox, whose disposal fence and reentrancy rules are the core's. The source's events arrive
+/// serialized (guarantee 3), and the hop keeps their order.
+@usableFromInline
+final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable, @unchecked Sendable {
+    // Safety: both stored properties are thread-safe; the mailbox (holding the subscriber's closures) is
+    // posted to only on the subscriber's actor, by the hop.
+    @usableFromInline let hop: ActorHop
+    @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
+
+    @usableFromInline
+    init(isolation: CallerIsolation, mailbox: Mailbox<Event<Value, Failure>?>) {
+        hop = ActorHop(isolation)
+        self.mailbox = mailbox
+    }
+
+    @usableFromInline var isDisposed: Bool { mailbox.isDisposed }
+
+    @usableFromInline
+    func enqueue(_ event: Event<Value, Failure>?) {
+        let mailbox = self.mailbox
+        hop.run { mailbox.post(event) }
     }
 
     @usableFromInline
     func dispose() {
-        lock.withLock {
-            disposed = true
-            pending = []
-        }
+        hop.cancel()
     }
 }
 
