@@ -32,7 +32,7 @@ let package = Package(
         // The isolation rule (issue 29), run as an app module runs it: Swift 6.2's default main-actor
         // isolation makes every closure written here main-actor isolated.
         .testTarget(
-            name: "MainActorIsolationTests", dependencies: ["Observable", "Binding", "TetherTesting"],
+            name: "MainActorIsolationTests", dependencies: ["Observable", "Bridges", "Binding", "TetherTesting"],
             swiftSettings: [.defaultIsolation(MainActor.self)]),
         .testTarget(
             name: "DemoTests", dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting"],

@@ -128,11 +128,24 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// }
     /// handle.dispose()
     /// ```
+    ///
+    /// Registered from actor-isolated code (a `@MainActor` view model), the action runs on that actor: at
+    /// once when the events are sent there, else queued to it in order (see "Isolation" in `Observable`).
     @discardableResult
-    public func addAction(for events: ControlEvents, _ action: @escaping (Sender, ControlEvents) -> Void)
-        -> any Disposable
-    {
-        register(Entry(events: events, action: action, onEnd: nil))
+    public func addAction(
+        for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
+        _ action: @escaping (Sender, ControlEvents) -> Void
+    ) -> any Disposable {
+        register(Entry(events: events, action: Self.running(action, on: CallerIsolation(isolation)), onEnd: nil))
+    }
+
+    /// `action`, run on `isolation`'s actor in the order of the sends when there is one.
+    private static func running(
+        _ action: @escaping (Sender, ControlEvents) -> Void, on isolation: CallerIsolation?
+    ) -> (Sender, ControlEvents) -> Void {
+        guard let isolation else { return action }
+        let hop = ActorHop(isolation)
+        return { sender, events in hop.run { action(sender, events) } }
     }
 
     /// Registers `action` for any of `events`, when the events that matched do not matter.
@@ -143,8 +156,14 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// registry.addAction(for: .valueChanged) { slider in print(slider.value) }
     /// ```
     @discardableResult
-    public func addAction(for events: ControlEvents, _ action: @escaping (Sender) -> Void) -> any Disposable {
-        register(Entry(events: events, action: { sender, _ in action(sender) }, onEnd: nil))
+    public func addAction(
+        for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
+        _ action: @escaping (Sender) -> Void
+    ) -> any Disposable {
+        register(
+            Entry(
+                events: events, action: Self.running({ sender, _ in action(sender) }, on: CallerIsolation(isolation)),
+                onEnd: nil))
     }
 
     /// Runs every action registered for any of `events`, in registration order, with `sender`

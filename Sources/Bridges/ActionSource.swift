@@ -64,10 +64,11 @@ extension ActionSource {
     /// let handle = button.addAction(for: .primaryAction) { sender, events in print(events) }
     /// ```
     @discardableResult
-    public func addAction(for events: ControlEvents, _ action: @escaping (ActionSender, ControlEvents) -> Void)
-        -> any Disposable
-    {
-        actions.addAction(for: events, action)
+    public func addAction(
+        for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
+        _ action: @escaping (ActionSender, ControlEvents) -> Void
+    ) -> any Disposable {
+        actions.addAction(for: events, isolation: isolation, action)
     }
 
     /// Registers `action` for any of `events`.
@@ -78,8 +79,11 @@ extension ActionSource {
     /// button.addAction(for: .primaryAction) { sender in print("tapped") }
     /// ```
     @discardableResult
-    public func addAction(for events: ControlEvents, _ action: @escaping (ActionSender) -> Void) -> any Disposable {
-        actions.addAction(for: events, action)
+    public func addAction(
+        for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
+        _ action: @escaping (ActionSender) -> Void
+    ) -> any Disposable {
+        actions.addAction(for: events, isolation: isolation, action)
     }
 
     /// Runs the actions registered for any of `events`, with this control as the sender.

@@ -1,4 +1,5 @@
 import Binding
+import Bridges
 import Dispatch
 import Foundation
 import Observable
@@ -36,6 +37,11 @@ final class VolumeModel: KeyPathObservable {
         didSet { if !isOnMainActor() { setsOffTheMainActor += 1 } }
     }
     var setsOffTheMainActor = 0
+}
+
+/// A control of the selector-less action registry, made and used on the main actor.
+final class TapButton: ActionSource {
+    let actions = ActionRegistry<TapButton>()
 }
 
 /// A `@MainActor` screen bound with `bind` and `<~`.
@@ -194,6 +200,24 @@ final class StatusView: BindingTarget {
         model.volume = 7  // on the main actor: the other end follows at once
         #expect(level.value == 7)
         link.dispose()
+    }
+
+    @Test func testActionAddedOnTheMainActorRunsThereWhenActionsAreSentFromAnotherThread() async {
+        let button = TapButton()
+        var taps = 0
+        var offTheMainActor = 0
+        button.addAction(for: .primaryAction) { _ in
+            if !isOnMainActor() { offTheMainActor += 1 }
+            taps += 1
+        }
+        let registry = button.actions
+        DispatchQueue.global().async {
+            for _ in 0..<20 { registry.sendActions(for: .primaryAction, from: button) }
+        }
+        await runMainLoop(until: { taps == 20 })
+        #expect(offTheMainActor == 0)
+        button.sendActions(for: .primaryAction)
+        #expect(taps == 21, "sent on the main actor, the action runs at once")
     }
 
     @Test func testSubscriberWrittenInAnotherActorRunsIsolatedToIt() async {
