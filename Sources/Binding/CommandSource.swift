@@ -7,6 +7,7 @@ extension CommandSource {
     /// The binding holds the source weakly and the command strongly (as RAC's `rac_command` did); it
     /// ends when the source goes away (at the latest on the next `enabled` change), when `triggers`
     /// or `enabled` completes, or when disposed. A trigger while the command is disabled does nothing.
+    /// Made from actor-isolated code, `isEnabled` is set — and each trigger executes — on that actor.
     ///
     /// ```swift
     /// final class Button: CommandSource {
@@ -18,8 +19,10 @@ extension CommandSource {
     /// signInButton.bind(command: signIn)
     /// ```
     @discardableResult
-    public func bind<Output, Failure>(command: Command<Trigger, Output, Failure>) -> any Disposable {
-        bind(command: command, input: { $0 })
+    public func bind<Output, Failure>(
+        command: Command<Trigger, Output, Failure>, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
+        bind(command: command, input: { $0 }, isolation: isolation)
     }
 
     /// Drives this source with `command`, turning each trigger into the command's input.
@@ -37,8 +40,11 @@ extension CommandSource {
     @discardableResult
     public func bind<Input, Output, Failure>(
         command: Command<Input, Output, Failure>,
-        input: @escaping (Trigger) -> Input
+        input: @escaping (Trigger) -> Input,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
+        // Both subscriptions take this call's isolation: made on the main actor, the control's
+        // `isEnabled` is set there and `input` runs there, whichever thread the command reports from.
         let link = CompositeDisposable()
         weak let source = self
         link.add(

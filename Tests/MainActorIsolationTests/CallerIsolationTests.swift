@@ -44,6 +44,16 @@ final class TapButton: ActionSource {
     let actions = ActionRegistry<TapButton>()
 }
 
+/// A command-driven control whose `isEnabled` must be set on the main actor.
+final class SignInButton: CommandSource {
+    let taps = Subject<Void, Never>()
+    var triggers: Signal<Void, Never> { taps.signal }
+    var enabledChangesOffTheMainActor = 0
+    var isEnabled = true {
+        didSet { if !isOnMainActor() { enabledChangesOffTheMainActor += 1 } }
+    }
+}
+
 /// A `@MainActor` screen bound with `bind` and `<~`.
 final class StatusView: BindingTarget {
     var status = ""
@@ -218,6 +228,19 @@ final class StatusView: BindingTarget {
         #expect(offTheMainActor == 0)
         button.sendActions(for: .primaryAction)
         #expect(taps == 21, "sent on the main actor, the action runs at once")
+    }
+
+    @Test func testCommandBoundOnTheMainActorSetsIsEnabledThereWhenItsWorkEndsOnAnotherThread() async {
+        let button = SignInButton()
+        let background = QueueScheduler(name: "tether.tests.sign-in")
+        let signIn = Command { () -> Signal<Bool, Never> in
+            Signal(value: true).delay(.milliseconds(5), on: background)
+        }
+        button.bind(command: signIn)
+        button.taps.send(())
+        #expect(!button.isEnabled, "disabled at once while signing in")
+        await runMainLoop(until: { button.isEnabled })
+        #expect(button.enabledChangesOffTheMainActor == 0)
     }
 
     @Test func testSubscriberWrittenInAnotherActorRunsIsolatedToIt() async {
