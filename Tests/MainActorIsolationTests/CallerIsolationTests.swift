@@ -99,12 +99,7 @@ final class StatusView: BindingTarget {
         })
         // 1 is sent from a background thread while the main thread is blocked: its delivery is queued to
         // the main actor. 2 is sent on the main actor before that queue ran: it must wait behind 1.
-        let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            subject.send(1)
-            sent.signal()
-        }
-        sent.wait()
+        sendFromAWorkerWhileTheMainActorWaits(1, into: subject)
         subject.send(2)
         #expect(received == [], "2 went ahead of the queued 1")
         await runMainLoop(until: { received.count == 2 })
@@ -134,12 +129,7 @@ final class StatusView: BindingTarget {
         let subject = Subject<Int, Never>()
         var received: [Int] = []
         let subscription = subject.subscribe(next: { received.append($0) })
-        let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            subject.send(1)
-            sent.signal()
-        }
-        sent.wait()
+        sendFromAWorkerWhileTheMainActorWaits(1, into: subject)
         subscription.dispose()
         var drained = false
         DispatchQueue.main.async { drained = true }
@@ -275,6 +265,17 @@ actor ActorCounter {
         subscriptions.append(Signal(values: [1, 2, 3]).subscribe(next: { received.append($0) }))
         return received
     }
+}
+
+/// Sends `value` from a worker thread while the calling thread (the main actor's) blocks until the send
+/// returned: its delivery to a main-actor subscriber is then still queued to the main actor.
+func sendFromAWorkerWhileTheMainActorWaits(_ value: Int, into subject: Subject<Int, Never>) {
+    let sent = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        subject.send(value)
+        sent.signal()
+    }
+    sent.wait()
 }
 
 /// Whether the caller runs on the main actor's thread: the main queue, or the main thread.

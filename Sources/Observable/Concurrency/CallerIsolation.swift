@@ -199,19 +199,9 @@ extension Signal {
     /// a scheduler), and its events are sent on from wherever it sends them. For the closures of code that
     /// captured an actor (`Command`'s work), started from another thread.
     package func started(on isolation: CallerIsolation) -> Signal {
-        let upstream = self
-        return Signal(unsafeStart: { sink, lifetime in
-            let output = OperatorOutput(sink, lifetime)
-            let mailbox = Mailbox<Event<Value, Failure>>(lifetime: lifetime) { event in
-                output.forward(event)
-            }
-            // The recipe moves to the actor: from here on, only that job uses it (and it runs the
-            // recipe's closures where they were written).
-            let recipe = UncheckedSendable(upstream)
-            isolation.enqueue {
-                if lifetime.isDisposed { return }
-                isolation.starting { recipe.value.start(Sink { mailbox.post($0) }, in: lifetime) }
-            }
-        })
+        startedElsewhere { start in
+            isolation.enqueue { isolation.starting(start) }
+            return nil
+        }
     }
 }

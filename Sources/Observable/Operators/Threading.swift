@@ -50,20 +50,7 @@ extension SignalConvertible where Value: Sendable {
     /// Marble (same events; the recipe starts on the scheduler): `-1-2-|` → `-1-2-|`
     @inlinable
     public func subscribe<S: Scheduler>(on scheduler: S) -> Signal<Value, Failure> {
-        let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            let output = OperatorOutput(sink, lifetime)
-            let mailbox = Mailbox<Event<Value, Failure>>(lifetime: lifetime) { event in
-                output.forward(event)
-            }
-            // The recipe moves to the scheduler's thread: from here on, only that action uses it.
-            let recipe = UncheckedSendable(upstream)
-            let work = scheduler.schedule {
-                if lifetime.isDisposed { return }
-                recipe.value.start(Sink { mailbox.post($0) }, in: lifetime)
-            }
-            if !work.isDisposed { lifetime.add(work) }
-        })
+        signal.startedElsewhere { start in scheduler.schedule(start) }
     }
 }
 
@@ -205,5 +192,34 @@ extension Signal {
                 source.add { handOff.enqueue(nil) }
                 upstream.start(Sink { handOff.enqueue($0) }, in: source)
             }, function: function, file: file)
+    }
+}
+
+extension Signal {
+    /// This signal with its recipe started by the work `schedule` runs elsewhere (a scheduler's thread,
+    /// an actor), its events sent on from wherever the recipe sends them, through a mailbox. `schedule`
+    /// returns what cancels the start, if anything. Disposing before the start runs cancels it: the recipe
+    /// never runs. The scaffold of `subscribe(on:)` and of `started(on:)` (a `Command`'s work on its actor).
+    @inlinable
+    package func startedElsewhere(
+        function: StaticString = #function,
+        _ schedule: @escaping (_ start: @escaping @Sendable () -> Void) -> (any Disposable)?
+    ) -> Signal {
+        let upstream = self
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
+                let output = OperatorOutput(sink, lifetime)
+                let mailbox = Mailbox<Event<Value, Failure>>(lifetime: lifetime) { event in
+                    output.forward(event)
+                }
+                // The recipe moves to where the start runs: from here on, only that work uses it.
+                let recipe = UncheckedSendable(upstream)
+                let work = schedule {
+                    if lifetime.isDisposed { return }
+                    recipe.value.start(Sink { mailbox.post($0) }, in: lifetime)
+                }
+                if let work, !work.isDisposed { lifetime.add(work) }
+            })
     }
 }
