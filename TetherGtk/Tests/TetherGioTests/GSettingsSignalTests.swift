@@ -1,6 +1,7 @@
 import Foundation
-import TetherGio
 import XCTest
+
+@testable import TetherGio
 
 /// A key's value as a signal, written through Tether, by another `GSettingsHandle`, or by another process.
 final class GSettingsSignalTests: XCTestCase {
@@ -137,5 +138,29 @@ final class GSettingsSignalTests: XCTestCase {
         g_settings_sync()
         XCTAssertEqual(store.gsettings("get", TestSchema.id, "recent"), "['x', 'y']")
         XCTAssertEqual(store.gsettings("get", TestSchema.id, "window-width"), "2048")
+    }
+
+    func testDisposedObservationsReleaseTheHandleAndItsGSettingsObject() throws {
+        weak var released: GSettingsHandle?
+        let object = UnsafeMutablePointer<GWeakRef>.allocate(capacity: 1)
+        object.initialize(to: GWeakRef())
+        defer {
+            g_weak_ref_clear(object)
+            object.deallocate()
+        }
+        do {
+            let settings = try memorySettings()
+            released = settings
+            g_weak_ref_init(object, settings.settings)
+            let subscriptions = try (0..<3).map { _ in
+                try settings.observe(key: "username", as: String.self).subscribe(next: { _ in })
+            }
+            try settings.set("changed", forKey: "username")
+            drainMainContext()
+            for subscription in subscriptions { subscription.dispose() }
+        }
+        drainMainContext()
+        XCTAssertNil(released, "no handler keeps the handle alive once disposed")
+        XCTAssertNil(g_weak_ref_get(object), "the GSettings object is finalized with its handle")
     }
 }
