@@ -20,6 +20,9 @@ extern void _dispatch_main_queue_callback_4CF(void *msg);
 // GVariant type constants (macros in gvarianttype.h).
 static inline const GVariantType *tether_variant_type_boolean(void) { return G_VARIANT_TYPE_BOOLEAN; }
 static inline const GVariantType *tether_variant_type_int32(void) { return G_VARIANT_TYPE_INT32; }
+static inline const GVariantType *tether_variant_type_uint32(void) { return G_VARIANT_TYPE_UINT32; }
+static inline const GVariantType *tether_variant_type_int64(void) { return G_VARIANT_TYPE_INT64; }
+static inline const GVariantType *tether_variant_type_uint64(void) { return G_VARIANT_TYPE_UINT64; }
 static inline const GVariantType *tether_variant_type_double(void) { return G_VARIANT_TYPE_DOUBLE; }
 static inline const GVariantType *tether_variant_type_string(void) { return G_VARIANT_TYPE_STRING; }
 static inline const GVariantType *tether_variant_type_string_array(void) { return G_VARIANT_TYPE_STRING_ARRAY; }

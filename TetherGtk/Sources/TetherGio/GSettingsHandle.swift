@@ -159,7 +159,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     ///
     /// - Throws: ``GSettingsError/unknownKey(schema:key:)``, or
     ///   ``GSettingsError/typeMismatch(schema:key:keyType:valueType:)`` when the key's type in the schema
-    ///   is not `Value`'s ``GSettingsValue/variantType``.
+    ///   is not `Value`'s ``GVariantConvertible/variantType``.
     ///
     /// ```swift
     /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
@@ -167,7 +167,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// try width.set(800)
     /// print(width.value)   // 800
     /// ```
-    public func key<Value: GSettingsValue>(_ name: String, as type: Value.Type = Value.self)
+    public func key<Value: GVariantConvertible>(_ name: String, as type: Value.Type = Value.self)
         throws(GSettingsError) -> GSettingsKey<Value>
     {
         guard g_settings_schema_has_key(schema, name) != 0 else {
@@ -192,7 +192,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
     /// print(try settings.value(forKey: "username", as: String.self))
     /// ```
-    public func value<Value: GSettingsValue>(forKey key: String, as type: Value.Type = Value.self)
+    public func value<Value: GVariantConvertible>(forKey key: String, as type: Value.Type = Value.self)
         throws(GSettingsError) -> Value
     {
         try self.key(key, as: type).value
@@ -208,7 +208,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
     /// try settings.set(true, forKey: "remember-me")
     /// ```
-    public func set<Value: GSettingsValue>(_ value: Value, forKey key: String) throws(GSettingsError) {
+    public func set<Value: GVariantConvertible>(_ value: Value, forKey key: String) throws(GSettingsError) {
         try self.key(key, as: Value.self).set(value)
     }
 
@@ -224,7 +224,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
     /// try settings.observe(key: "window-width", as: Int.self).subscribe(next: { print("width:", $0) })
     /// ```
-    public func observe<Value: GSettingsValue>(key: String, as type: Value.Type = Value.self)
+    public func observe<Value: GVariantConvertible>(key: String, as type: Value.Type = Value.self)
         throws(GSettingsError) -> Signal<Value, Never>
     {
         try self.key(key, as: type).signal
@@ -242,7 +242,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
     /// try preferences.channel(\.username) <~> settings.channel(key: "username", as: String.self)
     /// ```
-    public func channel<Value: GSettingsValue>(key: String, as type: Value.Type = Value.self)
+    public func channel<Value: GVariantConvertible>(key: String, as type: Value.Type = Value.self)
         throws(GSettingsError) -> ChannelTerminal<Value, Never>
     {
         try self.key(key, as: type).channel()
@@ -260,7 +260,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     /// try settings.bind("window-width", to: width)
     /// ```
     @discardableResult
-    public func bind<Value: GSettingsValue>(_ key: String, to source: some SignalConvertible<Value, Never>)
+    public func bind<Value: GVariantConvertible>(_ key: String, to source: some SignalConvertible<Value, Never>)
         throws(GSettingsError) -> any Disposable
     {
         try self.key(key, as: Value.self).bind(to: source)
@@ -278,7 +278,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     // MARK: - Internals used by GSettingsKey
 
     /// Reads `name` (checked by `key(_:as:)`).
-    func read<Value: GSettingsValue>(_ name: String) -> Value? {
+    func read<Value: GVariantConvertible>(_ name: String) -> Value? {
         guard let variant = g_settings_get_value(settings, name) else { return nil }
         defer { g_variant_unref(variant) }
         return Value(variant: variant)
@@ -286,7 +286,7 @@ public final class GSettingsHandle: @unchecked Sendable {
 
     /// Writes `value` under `name` (checked by `key(_:as:)`), after the checks GSettings would log a
     /// critical or a warning for.
-    func write<Value: GSettingsValue>(_ value: Value, to name: String) throws(GSettingsError) {
+    func write<Value: GVariantConvertible>(_ value: Value, to name: String) throws(GSettingsError) {
         guard let floating = value.makeVariant() else {
             throw .outOfRange(schema: schemaID, key: name, value: "\(value)")
         }
@@ -303,7 +303,7 @@ public final class GSettingsHandle: @unchecked Sendable {
     }
 
     /// Writes for a binding or a channel: a refused value goes to `rejectedWrites`.
-    func writeReporting<Value: GSettingsValue>(_ value: Value, to name: String) {
+    func writeReporting<Value: GVariantConvertible>(_ value: Value, to name: String) {
         do throws(GSettingsError) {
             try write(value, to: name)
         } catch {

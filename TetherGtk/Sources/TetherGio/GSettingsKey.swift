@@ -14,7 +14,7 @@ import Synchronization
 /// username <~ typed            // each value typed is stored
 /// typed.send("ann")
 /// ```
-public struct GSettingsKey<Value: GSettingsValue>: SignalConvertible, Sendable {
+public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Sendable {
     /// The settings object the key belongs to (kept alive by the key).
     ///
     /// ```swift

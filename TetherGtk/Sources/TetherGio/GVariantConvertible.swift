@@ -1,21 +1,23 @@
 import CGio
 
-/// A Swift type a GSettings key can hold, through GVariant: `Bool` (`b`), `Int32` and `Int` (`i`),
-/// `Double` (`d`), `String` (`s`) and `[String]` (`as`). A key is only read or written as the type whose
-/// ``variantType`` is the key's type in the schema; anything else is a ``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``.
+/// A Swift type that crosses to GLib as a `GVariant` — the values of GSettings keys and of D-Bus properties:
+/// `Bool` (`b`), `Int32` and `Int` (`i`), `UInt32` (`u`), `Int64` (`x`), `UInt64` (`t`), `Double` (`d`),
+/// `String` (`s`) and `[String]` (`as`). A GSettings key or a D-Bus property is only read or written as the
+/// type whose ``variantType`` is its type; anything else is a typed error
+/// (``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``, ``DBusError/typeMismatch(property:expected:actual:)``).
 ///
 /// Conform your own types by converting to and from one of these, for example an enum stored as a string:
 ///
 /// ```swift
-/// enum Theme: String, GSettingsValue {
+/// enum Theme: String, GVariantConvertible {
 ///     case light, dark
 ///     static var variantType: String { String.variantType }
 ///     init?(variant: OpaquePointer) { self.init(rawValue: String(variant: variant) ?? "") }
 ///     func makeVariant() -> OpaquePointer? { rawValue.makeVariant() }
 /// }
 /// ```
-public protocol GSettingsValue: Equatable, Sendable {
-    /// The GVariant type string of the keys this type reads and writes (`"b"`, `"i"`, `"as"`…).
+public protocol GVariantConvertible: Equatable, Sendable {
+    /// The GVariant type string of the values this type reads and writes (`"b"`, `"i"`, `"as"`…).
     ///
     /// ```swift
     /// print([String].variantType)   // as
@@ -41,7 +43,7 @@ public protocol GSettingsValue: Equatable, Sendable {
     func makeVariant() -> OpaquePointer?
 }
 
-extension Bool: GSettingsValue {
+extension Bool: GVariantConvertible {
     /// `b`.
     ///
     /// ```swift
@@ -70,7 +72,7 @@ extension Bool: GSettingsValue {
     public func makeVariant() -> OpaquePointer? { g_variant_new_boolean(self ? 1 : 0) }
 }
 
-extension Int32: GSettingsValue {
+extension Int32: GVariantConvertible {
     /// `i`.
     ///
     /// ```swift
@@ -99,7 +101,7 @@ extension Int32: GSettingsValue {
     public func makeVariant() -> OpaquePointer? { g_variant_new_int32(self) }
 }
 
-extension Int: GSettingsValue {
+extension Int: GVariantConvertible {
     /// `i`: GSettings' integer keys are 32 bits wide.
     ///
     /// ```swift
@@ -130,7 +132,94 @@ extension Int: GSettingsValue {
     }
 }
 
-extension Double: GSettingsValue {
+extension UInt32: GVariantConvertible {
+    /// `u`.
+    ///
+    /// ```swift
+    /// print(UInt32.variantType)   // u
+    /// ```
+    public static var variantType: String { "u" }
+
+    /// Reads a `u` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_uint32(70))!
+    /// print(UInt32(variant: variant) ?? 0)   // 70
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard g_variant_is_of_type(variant, tether_variant_type_uint32()) != 0 else { return nil }
+        self = g_variant_get_uint32(variant)
+    }
+
+    /// A floating `u` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(UInt32(3).makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_uint32(self) }
+}
+
+extension Int64: GVariantConvertible {
+    /// `x`.
+    ///
+    /// ```swift
+    /// print(Int64.variantType)   // x
+    /// ```
+    public static var variantType: String { "x" }
+
+    /// Reads an `x` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_int64(-1))!
+    /// print(Int64(variant: variant) ?? 0)   // -1
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard g_variant_is_of_type(variant, tether_variant_type_int64()) != 0 else { return nil }
+        self = Int64(g_variant_get_int64(variant))
+    }
+
+    /// A floating `x` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(Int64(1 << 40).makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_int64(gint64(self)) }
+}
+
+extension UInt64: GVariantConvertible {
+    /// `t`.
+    ///
+    /// ```swift
+    /// print(UInt64.variantType)   // t
+    /// ```
+    public static var variantType: String { "t" }
+
+    /// Reads a `t` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_uint64(5))!
+    /// print(UInt64(variant: variant) ?? 0)   // 5
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard g_variant_is_of_type(variant, tether_variant_type_uint64()) != 0 else { return nil }
+        self = UInt64(g_variant_get_uint64(variant))
+    }
+
+    /// A floating `t` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(UInt64.max.makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_uint64(guint64(self)) }
+}
+
+extension Double: GVariantConvertible {
     /// `d`.
     ///
     /// ```swift
@@ -159,7 +248,7 @@ extension Double: GSettingsValue {
     public func makeVariant() -> OpaquePointer? { g_variant_new_double(self) }
 }
 
-extension String: GSettingsValue {
+extension String: GVariantConvertible {
     /// `s`.
     ///
     /// ```swift
@@ -194,7 +283,7 @@ extension String: GSettingsValue {
     }
 }
 
-extension Array: GSettingsValue where Element == String {
+extension Array: GVariantConvertible where Element == String {
     /// `as`.
     ///
     /// ```swift

@@ -1,0 +1,157 @@
+import Foundation
+import TetherGio
+import XCTest
+
+/// A private D-Bus message bus for one test class: `dbus-daemon --session --nofork`, started by the tests
+/// (Debian package `dbus`), stopped when the class ends.
+final class PrivateBus {
+    let address: String
+    private let process: Process
+
+    init() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-daemon", "--session", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard address.hasPrefix("unix:") else { throw BusError.noAddress(address) }
+    }
+
+    enum BusError: Error { case noAddress(String) }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Starts `gdbus ARGUMENTS… --address <bus>` in another process; the test pumps the main context while
+    /// it runs (the in-process service answers it there), then checks its exit status with `finish`.
+    func gdbus(_ arguments: [String]) throws -> RunningProcess {
+        try RunningProcess("/usr/bin/env", ["gdbus"] + arguments + ["--address", address])
+    }
+}
+
+/// A process run without blocking the main context.
+final class RunningProcess: Sendable {
+    private let process: Process
+    private let output = Pipe()
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Pumps the main context until the process exits; returns its exit status and output.
+    func finish(file: StaticString = #filePath, line: UInt = #line) -> (code: Int32, output: String) {
+        pump(until: { !process.isRunning }, file: file, line: line)
+        process.waitUntilExit()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A D-Bus service in this process, on its own connection to the private bus: the object
+/// `/org/tether/Test` with the interface `org.tether.Test` (properties `Name`: `s`, read-write; `Count`:
+/// `u`, read-only), owning `org.tether.TestService`. Its callbacks run on the default main context.
+final class TestService: @unchecked Sendable {
+    // Safety: `name` and `count` are only touched on the main thread (the tests', and GDBus's callbacks on
+    // the default main context, which the tests iterate there).
+    static let busName = "org.tether.TestService"
+    static let path = "/org/tether/Test"
+    static let interface = "org.tether.Test"
+    static let xml = """
+        <node>
+          <interface name="org.tether.Test">
+            <property name="Name" type="s" access="readwrite"/>
+            <property name="Count" type="u" access="read"/>
+          </interface>
+        </node>
+        """
+
+    let connection: DBusConnection
+    private let raw: OpaquePointer
+    var name = "initial"
+    var count: UInt32 = 0
+    private var registrationID: guint = 0
+
+    init(address: String) throws {
+        connection = try DBusConnection(address: address)
+        raw = connection.gdbusConnection
+        var error: UnsafeMutablePointer<GError>?
+        let node = g_dbus_node_info_new_for_xml(Self.xml, &error)!
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable()
+        vtable.get_property = { _, _, _, _, property, _, data in
+            let service = Unmanaged<TestService>.fromOpaque(data!).takeUnretainedValue()
+            switch String(cString: property!) {
+            case "Name": return g_variant_new_string(service.name)
+            default: return g_variant_new_uint32(service.count)
+            }
+        }
+        vtable.set_property = { _, _, _, _, property, value, _, data in
+            let service = Unmanaged<TestService>.fromOpaque(data!).takeUnretainedValue()
+            guard String(cString: property!) == "Name", let text = String(variant: value!) else { return 0 }
+            service.setName(text)
+            return 1
+        }
+        registrationID = g_dbus_connection_register_object(
+            raw, Self.path, node.pointee.interfaces[0], &vtable, Unmanaged.passUnretained(self).toOpaque(), nil,
+            &error)
+        precondition(registrationID != 0, "register_object failed")
+        call("RequestName", "('\(Self.busName)', uint32 4)")
+    }
+
+    /// Changes `Name` and announces it with its value.
+    func setName(_ newName: String) {
+        name = newName
+        emit("('org.tether.Test', {'Name': <'\(newName)'>}, @as [])")
+    }
+
+    /// Changes `Count` and announces only that it changed (invalidated: clients fetch it again).
+    func setCountInvalidating(_ newCount: UInt32) {
+        count = newCount
+        emit("('org.tether.Test', @a{sv} {}, ['Count'])")
+    }
+
+    /// Emits a `PropertiesChanged` whose arguments are given in GVariant text format.
+    func emit(_ arguments: String) {
+        var error: UnsafeMutablePointer<GError>?
+        let parameters = g_variant_parse(nil, arguments, nil, nil, &error)
+        precondition(parameters != nil, "bad GVariant text \(arguments)")
+        g_dbus_connection_emit_signal(
+            raw, nil, Self.path, "org.freedesktop.DBus.Properties", "PropertiesChanged", parameters, &error)
+    }
+
+    /// Calls a method of the bus itself (`org.freedesktop.DBus`) synchronously.
+    func call(_ method: String, _ arguments: String) {
+        var error: UnsafeMutablePointer<GError>?
+        let parameters = g_variant_parse(nil, arguments, nil, nil, &error)
+        let reply = g_dbus_connection_call_sync(
+            raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method, parameters, nil,
+            G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        precondition(reply != nil, "\(method) failed")
+        g_variant_unref(reply)
+    }
+
+    func stop() {
+        if registrationID != 0 { g_dbus_connection_unregister_object(raw, registrationID) }
+        registrationID = 0
+        g_dbus_connection_close_sync(raw, nil, nil)
+    }
+}
