@@ -105,7 +105,7 @@ public final class DBusConnection: @unchecked Sendable {
     ///
     /// The signal fails with ``DBusError/remote(name:message:)`` when the object cannot be read (no such
     /// service, object or property; access denied), and with
-    /// ``DBusError/typeMismatch(property:expected:actual:)`` when the value is not a `Value`. Disposing
+    /// ``DBusError/typeMismatch(member:expected:actual:)`` when the value is not a `Value`. Disposing
     /// unsubscribes and cancels a `Get` in flight (`GCancellable`).
     ///
     /// - Parameters:
@@ -141,7 +141,7 @@ public final class DBusConnection: @unchecked Sendable {
                 deliver: { variant in
                     guard let value = Value(variant: variant) else {
                         let actual = String(cString: g_variant_get_type_string(variant))
-                        return .typeMismatch(property: address.name, expected: Value.variantType, actual: actual)
+                        return .typeMismatch(member: address.name, expected: Value.variantType, actual: actual)
                     }
                     observer.send(value)
                     return nil

@@ -20,9 +20,13 @@ public enum DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The remote side answered with an error: `name` is the D-Bus error name
     /// (`org.freedesktop.DBus.Error.ServiceUnknown`, `…UnknownProperty`…), `message` its text.
     case remote(name: String, message: String)
-    /// The property's value does not have the GVariant type the Swift type reads (`expected` and
-    /// `actual` are GVariant type strings).
-    case typeMismatch(property: String, expected: String, actual: String)
+    /// A property's value, or a method's reply, does not have the GVariant type the Swift type reads
+    /// (`member` is the property's or the method's name; `expected` and `actual` are GVariant type
+    /// strings).
+    case typeMismatch(member: String, expected: String, actual: String)
+    /// A method argument cannot be sent as a GVariant (an `Int` beyond 32 bits, a string with a NUL
+    /// character): `value` describes it.
+    case invalidArgument(String)
 
     /// The kinds of D-Bus names.
     ///
@@ -50,8 +54,9 @@ public enum DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         case .connectionFailed(let message): "could not connect to the D-Bus bus: \(message)"
         case .invalidName(let kind, let value): "'\(value)' is not a valid D-Bus \(kind.rawValue)"
         case .remote(let name, let message): "\(name): \(message)"
-        case .typeMismatch(let property, let expected, let actual):
-            "the D-Bus property '\(property)' has the type '\(actual)', not '\(expected)'"
+        case .invalidArgument(let value): "\(value) cannot be sent as a D-Bus argument"
+        case .typeMismatch(let member, let expected, let actual):
+            "the value of the D-Bus property or method '\(member)' has the type '\(actual)', not '\(expected)'"
         }
     }
 }

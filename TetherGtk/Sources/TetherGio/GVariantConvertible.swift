@@ -4,7 +4,7 @@ import CGio
 /// `Bool` (`b`), `Int32` and `Int` (`i`), `UInt32` (`u`), `Int64` (`x`), `UInt64` (`t`), `Double` (`d`),
 /// `String` (`s`) and `[String]` (`as`). A GSettings key or a D-Bus property is only read or written as the
 /// type whose ``variantType`` is its type; anything else is a typed error
-/// (``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``, ``DBusError/typeMismatch(property:expected:actual:)``).
+/// (``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``, ``DBusError/typeMismatch(member:expected:actual:)``).
 ///
 /// Conform your own types by converting to and from one of these, for example an enum stored as a string:
 ///

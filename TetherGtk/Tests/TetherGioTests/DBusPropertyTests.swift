@@ -128,7 +128,7 @@ final class DBusPropertyTests: XCTestCase {
         ).subscribe(next: { _ in XCTFail("no value expected") }, error: { error in failure.store(error) })
         defer { subscription.dispose() }
         pump(until: { failure.load() != nil })
-        XCTAssertEqual(failure.load(), .typeMismatch(property: "Count", expected: "s", actual: "u"))
+        XCTAssertEqual(failure.load(), .typeMismatch(member: "Count", expected: "s", actual: "u"))
     }
 
     func testMalformedNamesAreTypedErrorsAtTheCall() {

@@ -133,7 +133,7 @@ final class PropertyWatch: Disposable, @unchecked Sendable {
     }
 
     /// The D-Bus error name and message of a failed call; frees `error`.
-    private static func remoteError(_ error: UnsafeMutablePointer<GError>?) -> DBusError {
+    static func remoteError(_ error: UnsafeMutablePointer<GError>?) -> DBusError {
         guard let error else { return .remote(name: "org.freedesktop.DBus.Error.Failed", message: "unknown error") }
         defer { g_error_free(error) }
         let remoteName = g_dbus_error_get_remote_error(error)
@@ -187,5 +187,67 @@ final class NameWatch: Disposable, @unchecked Sendable {
             return state.watcherID
         }
         if let watcherID, watcherID != 0 { g_bus_unwatch_name(watcherID) }
+    }
+}
+
+/// One method call in flight; disposing cancels it. The call holds a reference to it until its callback
+/// runs (always, even when cancelled).
+final class MethodCall: Disposable, @unchecked Sendable {
+    // Safety: the closures and `cancellable` are immutable and thread-safe (GCancellable is); `disposed` is
+    // atomic.
+    private let handle: @Sendable (OpaquePointer) -> DBusError?
+    private let sendFailure: @Sendable (DBusError) -> Void
+    private let connection: DBusConnection
+    private let cancellable: UnsafeMutablePointer<GCancellable>
+    private let disposed = Atomic<Bool>(false)
+
+    private init(
+        connection: DBusConnection, handle: @escaping @Sendable (OpaquePointer) -> DBusError?,
+        fail: @escaping @Sendable (DBusError) -> Void
+    ) {
+        self.connection = connection
+        self.handle = handle
+        self.sendFailure = fail
+        cancellable = g_cancellable_new()
+    }
+
+    deinit { g_object_unref(cancellable) }
+
+    /// Makes the call; `handle` gets the reply (and returns an error when it is not what was expected).
+    static func start(
+        _ request: MethodRequest, handle: @escaping @Sendable (OpaquePointer) -> DBusError?,
+        fail: @escaping @Sendable (DBusError) -> Void
+    ) -> MethodCall {
+        let call = MethodCall(connection: request.connection, handle: handle, fail: fail)
+        g_dbus_connection_call(
+            request.connection.connection, request.destination, request.path, request.interface, request.method,
+            request.parameters(), nil, G_DBUS_CALL_FLAGS_NONE, request.timeoutMilliseconds, call.cancellable,
+            { _, result, data in
+                Unmanaged<MethodCall>.fromOpaque(data!).takeRetainedValue().received(result)
+            }, Unmanaged.passRetained(call).toOpaque())
+        return call
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        g_cancellable_cancel(cancellable)
+    }
+
+    private func received(_ result: OpaquePointer?) {
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_finish(connection.connection, result, &error)
+        if isDisposed {
+            if let reply { g_variant_unref(reply) }
+            g_clear_error(&error)
+            return
+        }
+        guard let reply else {
+            sendFailure(PropertyWatch.remoteError(error))
+            return
+        }
+        defer { g_variant_unref(reply) }
+        if let failure = handle(reply) { sendFailure(failure) }
     }
 }
