@@ -33,10 +33,13 @@ final class PrivateBus {
         process.waitUntilExit()
     }
 
-    /// Starts `gdbus ARGUMENTS… --address <bus>` in another process; the test pumps the main context while
-    /// it runs (the in-process service answers it there), then checks its exit status with `finish`.
+    /// Starts `gdbus ARGUMENTS… --session` in another process, its session bus this one; the test pumps the
+    /// main context while it runs (the in-process service answers it there), then checks its exit status
+    /// with `finish`. (`--session` rather than `--address`: with `--address`, gdbus does not register with
+    /// the bus, and the bus does not route its signals to other clients.)
     func gdbus(_ arguments: [String]) throws -> RunningProcess {
-        try RunningProcess("/usr/bin/env", ["gdbus"] + arguments + ["--address", address])
+        try RunningProcess(
+            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + address, "gdbus"] + arguments + ["--session"])
     }
 }
 
