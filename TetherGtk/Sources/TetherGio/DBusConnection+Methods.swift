@@ -10,8 +10,15 @@ extension DBusConnection {
     /// not one `Reply`.
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the reply; `nil` is GDBus's default (25 s). A timeout fails with
-    ///     `org.freedesktop.DBus.Error.Timeout`… as GDBus reports it (``DBusError/remote(name:message:)``).
+    ///   - method: The method's name (`GetNameOwner`).
+    ///   - interface: The interface that declares it.
+    ///   - path: The object's path.
+    ///   - destination: The bus name of the service that owns the object.
+    ///   - arguments: The method's arguments, in order, as ``GVariantConvertible`` values (`[name]`,
+    ///     `[Int32(2), 40]`).
+    ///   - type: The Swift type of the reply's one value.
+    ///   - timeout: How long to wait for the reply; `nil` is GDBus's default (25 s). A timeout fails the
+    ///     signal as GDBus reports it (``DBusError/remote(name:message:)``).
     /// - Throws: ``DBusError/invalidName(kind:value:)`` at the call for a malformed name or path,
     ///   ``DBusError/invalidArgument(_:)`` for an argument GVariant cannot hold.
     ///
@@ -60,6 +67,13 @@ extension DBusConnection {
     /// A call to a method whose reply carries nothing Tether needs (or nothing at all): sends `()` when it
     /// returns, then completes; otherwise as ``call(_:interface:path:on:arguments:returning:timeout:)``.
     ///
+    /// - Parameters:
+    ///   - method: The method's name.
+    ///   - interface: The interface that declares it.
+    ///   - path: The object's path.
+    ///   - destination: The bus name of the service that owns the object.
+    ///   - arguments: The method's arguments, in order.
+    ///   - timeout: How long to wait for the reply; `nil` is GDBus's default.
     /// - Throws: ``DBusError/invalidName(kind:value:)``, ``DBusError/invalidArgument(_:)``.
     ///
     /// ```swift

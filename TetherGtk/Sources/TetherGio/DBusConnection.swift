@@ -2,9 +2,10 @@ import CGio
 import Synchronization
 
 /// A connection to a D-Bus bus (`GDBusConnection`): remote objects' properties as signals
-/// (``property(_:interface:path:on:as:)``) and bus names' owners as signals (``nameOwner(of:)``) — KVO
-/// for objects in other processes: NetworkManager's connectivity, UPower's battery, a media player's
-/// track.
+/// (``property(_:interface:path:on:as:)``), their D-Bus signals with typed arguments
+/// (``signal(_:interface:path:from:as:)``), bus names' owners (``nameOwner(of:)``) and method calls as
+/// cold signals (``call(_:interface:path:on:arguments:returning:timeout:)``) — KVO and notifications for
+/// objects in other processes: NetworkManager's connectivity, UPower's battery, a media player's track.
 ///
 /// **Threads.** The connection may be used from any thread. A signal's values are sent on the GLib main
 /// context that was the subscribing thread's default when it subscribed — the default main context,
