@@ -1,4 +1,5 @@
 import CGio
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -13,11 +14,12 @@ import CGio
 /// a value out of the key's range.
 ///
 /// **Threads.** GSettings and its backends guard their own state, so keys may be read and written from any
-/// thread. Observations send their values on the thread that made the handle, through the GLib main
-/// context that was that thread's default then — the default main context for a handle made on the main
-/// thread — so that thread must run the context's loop (`g_main_loop_run`, GTK's loop, or
-/// `g_main_context_iteration`). A change written on another thread, and a subscription made on one, are
-/// sent when the loop next runs.
+/// thread. Observations send their values on the handle's *loop thread*: the main thread when the handle
+/// is made where the default main context is the thread's default (the usual case: GTK's loop, a daemon's
+/// `g_main_loop_run`), otherwise the thread that made it, whose own context
+/// (`g_main_context_push_thread_default`) it must iterate. A subscription made on the loop thread gets the
+/// current value at once; a change written on another thread, and a subscription made on one, are sent
+/// when the loop next runs.
 ///
 /// ```swift
 /// // A schema compiled by glib-compile-schemas next to the program, read from a file of its own:
@@ -33,7 +35,8 @@ public final class GSettingsHandle: @unchecked Sendable {
     let settings: UnsafeMutablePointer<GSettings>
     private let schema: OpaquePointer
     private let scheduler: MainContextScheduler
-    private let thread: pthread_t
+    /// The thread that runs the handle's context: `nil` for the default main context (the main thread).
+    private let thread: pthread_t?
     private let rejected = Subject<GSettingsError, Never>()
 
     /// The schema's id.
@@ -127,8 +130,8 @@ public final class GSettingsHandle: @unchecked Sendable {
         self.path = resolvedPath
         let context = g_main_context_ref_thread_default()
         scheduler = MainContextScheduler(context: context)
+        thread = context == g_main_context_default() ? nil : pthread_self()
         g_main_context_unref(context)
-        thread = pthread_self()
     }
 
     deinit {
@@ -214,8 +217,8 @@ public final class GSettingsHandle: @unchecked Sendable {
 
     /// The value of `key`, then its value after each change — from this process or from another one that
     /// shares the backend (`gsettings set`). Each subscription sends the current value first; a change GIO
-    /// reports that leaves the value as it was is not sent. Values are sent on the thread that made the handle
-    /// (see ``GSettingsKey/signal``).
+    /// reports that leaves the value as it was is not sent. Values are sent on the handle's loop thread (the
+    /// main thread, usually; see ``GSettingsKey/signal``).
     ///
     /// - Throws: ``GSettingsError`` at the call for an unknown key or a type mismatch — not a signal that
     ///   never sends.
@@ -311,11 +314,12 @@ public final class GSettingsHandle: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the handle's thread: at once when called there, otherwise through its main context,
-    /// whose loop runs on that thread. (GLib itself may announce a change on the thread that wrote it, when
-    /// that thread can acquire the idle context: Tether moves it to the handle's thread.)
+    /// Runs `body` on the handle's loop thread: at once when called there, otherwise through its main
+    /// context. (GLib itself may announce a change on the thread that wrote it, when that thread can
+    /// acquire the idle context: Tether moves it to the loop thread.)
     func onContext(_ body: @escaping @Sendable () -> Void) {
-        if pthread_equal(pthread_self(), thread) != 0 {
+        let onLoopThread = thread.map { pthread_equal(pthread_self(), $0) != 0 } ?? Thread.isMainThread
+        if onLoopThread {
             body()
         } else {
             scheduler.schedule(body)

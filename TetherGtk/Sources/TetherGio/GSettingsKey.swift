@@ -63,9 +63,9 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
     }
 
     /// The current value, then each change (GSettings' `changed::key`, from this process or another that
-    /// shares the backend), without repeats. Values are sent on the thread that made the handle, through
-    /// its main context: a subscription made there gets the current value at once; changes, and a
-    /// subscription made on another thread, are sent when its loop runs. A value is read when it is sent,
+    /// shares the backend), without repeats. Values are sent on the handle's loop thread (the main thread,
+    /// usually; see ``GSettingsHandle``): a subscription made there gets the current value at once;
+    /// changes, and a subscription made on another thread, are sent when its loop runs. A value is read when it is sent,
     /// so changes that follow each other before the loop runs arrive as the latest of them. Disposing
     /// disconnects.
     ///
@@ -81,7 +81,7 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
             let subscription = ChangedSubscription()
             settings.onContext {
                 subscription.start(settings, key: name) {
-                    // On the handle's thread: GLib may emit `changed` on the thread that wrote.
+                    // On the loop thread: GLib may emit `changed` on the thread that wrote.
                     settings.onContext {
                         if let value: Value = settings.read(name) { observer.send(value) }
                     }

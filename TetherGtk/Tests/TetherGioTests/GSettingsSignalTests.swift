@@ -90,6 +90,30 @@ final class GSettingsSignalTests: XCTestCase {
         subscription.load()?.dispose()
     }
 
+    func testAHandleMadeOnAnotherThreadSendsOnTheMainLoopThread() throws {
+        let made = Locked(nil as GSettingsHandle?)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            made.store(
+                try! GSettingsHandle(schema: TestSchema.id, schemaDirectory: TestSchema.directory, backend: .memory))
+            done.signal()
+        }
+        done.wait()
+        let settings = try XCTUnwrap(made.load())
+        let threads = Locked([Bool]())
+        let values = Locked([String]())
+        let subscription = try settings.observe(key: "username", as: String.self).subscribe(next: { value in
+            values.modify { $0.append(value) }
+            threads.modify { $0.append(Thread.isMainThread) }
+        })
+        defer { subscription.dispose() }
+        XCTAssertEqual(values.load(), [""], "subscribed on the main thread: the current value at once")
+        DispatchQueue.global().async { try! settings.set("from a worker", forKey: "username") }
+        pump(until: { values.load().count == 2 })
+        XCTAssertEqual(values.load(), ["", "from a worker"])
+        XCTAssertEqual(threads.load(), [true, true])
+    }
+
     func testDisposingTheObservationStopsItsValues() throws {
         let settings = try memorySettings()
         let received = Locked([Bool]())
