@@ -25,6 +25,9 @@ static inline const GVariantType *tether_variant_type_int64(void) { return G_VAR
 static inline const GVariantType *tether_variant_type_uint64(void) { return G_VARIANT_TYPE_UINT64; }
 static inline const GVariantType *tether_variant_type_double(void) { return G_VARIANT_TYPE_DOUBLE; }
 static inline const GVariantType *tether_variant_type_string(void) { return G_VARIANT_TYPE_STRING; }
+static inline const GVariantType *tether_variant_type_string_variant_entry(void) {
+    return G_VARIANT_TYPE("{sv}");
+}
 static inline const GVariantType *tether_variant_type_string_array(void) { return G_VARIANT_TYPE_STRING_ARRAY; }
 
 #endif
