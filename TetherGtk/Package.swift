@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TetherGio", targets: ["TetherGio"]),
         .library(name: "TetherGtk", targets: ["TetherGtk"]),
         .executable(name: "tether-gtk-demo", targets: ["tether-gtk-demo"]),
+        .executable(name: "tether-gio-watch", targets: ["tether-gio-watch"]),
     ],
     dependencies: [
         .package(name: "Tether", path: "..")
@@ -57,8 +58,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "tether-gtk-demo", dependencies: ["TetherGtkDemo"]),
+        // A headless example: a bus name's owner or a D-Bus property, printed as it changes.
+        .executableTarget(name: "tether-gio-watch", dependencies: ["TetherGio"]),
         // GLib and GIO tests: no display needed.
-        .testTarget(name: "TetherGioTests", dependencies: ["TetherGio"]),
+        .testTarget(name: "TetherGioTests", dependencies: ["TetherGio", "tether-gio-watch"]),
         .testTarget(
             name: "TetherGtkTests",
             dependencies: [

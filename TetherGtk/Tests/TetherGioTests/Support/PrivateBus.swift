@@ -43,10 +43,11 @@ final class PrivateBus {
     }
 }
 
-/// A process run without blocking the main context.
+/// A process run without blocking the main context; its output is collected as it comes.
 final class RunningProcess: Sendable {
     private let process: Process
     private let output = Pipe()
+    private let collected = Locked(Data())
 
     init(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
@@ -54,18 +55,29 @@ final class RunningProcess: Sendable {
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = output
+        let collected = collected
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            collected.modify { $0.append(chunk) }
+        }
         try process.run()
         self.process = process
     }
 
     var isRunning: Bool { process.isRunning }
 
-    /// Pumps the main context until the process exits; returns its exit status and output.
+    /// What the process printed so far.
+    var outputSoFar: String { String(decoding: collected.load(), as: UTF8.self) }
+
+    /// Pumps the main context until the process exits (terminating it if the watchdog fires); returns its
+    /// exit status and output.
     func finish(file: StaticString = #filePath, line: UInt = #line) -> (code: Int32, output: String) {
-        pump(until: { !process.isRunning }, file: file, line: line)
+        if !pump(until: { !process.isRunning }, file: file, line: line) { process.terminate() }
         process.waitUntilExit()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = (try? output.fileHandleForReading.readToEnd()) ?? Data()
+        collected.modify { $0.append(rest) }
+        return (process.terminationStatus, outputSoFar)
     }
 }
 
@@ -103,6 +115,8 @@ final class TestService: @unchecked Sendable {
     private(set) var hanging: [OpaquePointer] = []
     /// The methods called, in order.
     private(set) var calls: [String] = []
+    /// How many times a property was read (`Properties.Get`).
+    private(set) var reads = 0
 
     init(address: String) throws {
         connection = try DBusConnection(address: address)
@@ -113,6 +127,7 @@ final class TestService: @unchecked Sendable {
         var vtable = GDBusInterfaceVTable()
         vtable.get_property = { _, _, _, _, property, _, data in
             let service = Unmanaged<TestService>.fromOpaque(data!).takeUnretainedValue()
+            service.reads += 1
             switch String(cString: property!) {
             case "Name": return g_variant_new_string(service.name)
             default: return g_variant_new_uint32(service.count)
