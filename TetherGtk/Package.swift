@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
-// TetherGtk: GTK 4 widgets as Tether signals and binding targets, a GLib main-context scheduler, and the
-// demo in a GTK 4 window. A separate package so that the Tether library itself needs nothing but the
+// TetherGtk: GTK 4 widgets as Tether signals and binding targets, and the demo in a GTK 4 window; TetherGio:
+// the GLib/GIO layer that needs no display (the main-context scheduler, GSettings), which TetherGtk builds on. A separate package so that the Tether library itself needs nothing but the
 // Swift toolchain; this one needs GTK 4's development files (Debian: `apt-get install libgtk-4-dev`) and
 // Swift 6.2 (isolated deinitializers), which the tools version states.
 import PackageDescription
@@ -8,13 +8,31 @@ import PackageDescription
 let package = Package(
     name: "TetherGtk",
     products: [
+        .library(name: "TetherGio", targets: ["TetherGio"]),
         .library(name: "TetherGtk", targets: ["TetherGtk"]),
         .executable(name: "tether-gtk-demo", targets: ["tether-gtk-demo"]),
+        .executable(name: "tether-gio-watch", targets: ["tether-gio-watch"]),
     ],
     dependencies: [
         .package(name: "Tether", path: "..")
     ],
     targets: [
+        .systemLibrary(
+            name: "CGio",
+            path: "Sources/CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // GLib and GIO without GTK: a daemon (no display) links only this.
+        .target(
+            name: "TetherGio",
+            dependencies: [
+                "CGio",
+                .product(name: "Observable", package: "Tether"),
+                .product(name: "Bridges", package: "Tether"),
+                .product(name: "Binding", package: "Tether"),
+            ]
+        ),
         .systemLibrary(
             name: "CGtk",
             path: "Sources/CGtk",
@@ -25,6 +43,7 @@ let package = Package(
             name: "TetherGtk",
             dependencies: [
                 "CGtk",
+                "TetherGio",
                 .product(name: "Observable", package: "Tether"),
                 .product(name: "Bridges", package: "Tether"),
                 .product(name: "Binding", package: "Tether"),
@@ -39,6 +58,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "tether-gtk-demo", dependencies: ["TetherGtkDemo"]),
+        // A headless example: a bus name's owner or a D-Bus property, printed as it changes.
+        .executableTarget(name: "tether-gio-watch", dependencies: ["TetherGio"]),
+        // GLib and GIO tests: no display needed.
+        .testTarget(name: "TetherGioTests", dependencies: ["TetherGio", "tether-gio-watch"]),
         .testTarget(
             name: "TetherGtkTests",
             dependencies: [

@@ -1,5 +1,5 @@
 // What Swift cannot see in GTK's and GLib's headers: macros (type constants, casts) become static inline
-// functions here, and libdispatch's run-loop hooks (the ones CoreFoundation uses) get declarations.
+// functions here. (GLib's and GIO's own shims, with libdispatch's run-loop hooks, are in CGio.)
 #ifndef TETHER_CGTK_SHIM_H
 #define TETHER_CGTK_SHIM_H
 
@@ -36,12 +36,6 @@ static inline gboolean tether_object_is_a(gpointer object, GType type) {
 static inline gboolean tether_object_is_a_value(const GValue *value) { return G_VALUE_HOLDS_OBJECT(value); }
 // A GValue's type (G_VALUE_TYPE).
 static inline GType tether_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
-
-// libdispatch's main-queue hooks for run loops other than its own (exported by libdispatch, declared only
-// in its private headers): the handle is an eventfd that becomes readable when the main queue has work;
-// the callback drains the main queue.
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *msg);
 
 // The flag bits GLib may add to a signal's parameter and return types (G_SIGNAL_TYPE_STATIC_SCOPE).
 static inline GType tether_signal_type_static_scope(void) { return G_SIGNAL_TYPE_STATIC_SCOPE; }

@@ -6,7 +6,9 @@ import CGtk
 /// Conversions always work on a `GValue` initialized to the *property's own* type, so a Swift `Int`
 /// reads and writes `gint`, `guint`, `glong`, `gint64`… properties, a `Double` `gdouble` and `gfloat`
 /// ones, and an enum adopting ``GEnumConvertible`` a GTK enum property. Conforming types are
-/// `Equatable`, so that bindings can skip writing a value the property already has.
+/// `Equatable`, so that bindings can skip writing a value the property already has, and their
+/// conformances are not isolated to an actor (`SendableMetatype`): conversions run on whatever thread
+/// GLib emits `notify` on.
 ///
 /// Conforming types here: `String`, `Bool`, `Int`, `Double`, `Float`, `[String]` (`GStrv`, e.g. a widget's
 /// `css-classes`) and every ``GEnumConvertible`` enum.
@@ -23,7 +25,7 @@ import CGtk
 ///     static func canRepresent(_ type: GType) -> Bool { Double.canRepresent(type) }
 /// }
 /// ```
-public protocol GValueConvertible: Equatable {
+public protocol GValueConvertible: Equatable, SendableMetatype {
     /// Reads the value held by `gValue`, or `nil` when its type cannot be represented.
     init?(gValue: UnsafePointer<GValue>)
 

@@ -1,11 +1,11 @@
-import CGtk
+import CGio
 import Dispatch
 import Foundation
 
-/// Makes GTK's main loop run the main dispatch queue — so `DispatchQueue.main.async`,
-/// `QueueScheduler.main` and `@MainActor` tasks run inside a GTK app on Linux, where otherwise they never
-/// would: libdispatch only drains the main queue from `dispatchMain()` or a `RunLoop`, and a GTK app runs
-/// neither.
+/// Makes GLib's main loop (GTK's, or a daemon's `GMainLoop`) run the main dispatch queue — so
+/// `DispatchQueue.main.async`, `QueueScheduler.main` and `@MainActor` tasks run inside a GTK app or a GIO
+/// daemon on Linux, where otherwise they never would: libdispatch only drains the main queue from
+/// `dispatchMain()` or a `RunLoop`, and a GLib program runs neither.
 ///
 /// ``install()`` does what CoreFoundation's run loop does: it watches libdispatch's main-queue handle (an
 /// eventfd that becomes readable when the main queue has work) with a GLib fd source on the default main
@@ -14,8 +14,7 @@ import Foundation
 /// project's 2-core machines).
 ///
 /// ```swift
-/// gtk_init()
-/// MainQueueIntegration.install()
+/// MainQueueIntegration.install()       // after gtk_init() in a GTK app
 /// DispatchQueue.global().async {
 ///     DispatchQueue.main.async { print("runs inside GTK's main loop") }
 /// }
@@ -28,15 +27,17 @@ public enum MainQueueIntegration {
     /// ```
     @MainActor public private(set) static var isInstalled = false
 
-    /// Attaches the main queue to the default GLib main context; call it once on the main thread, after
-    /// `gtk_init()` and before running the loop. Calling it again does nothing.
+    /// Attaches the main queue to the default GLib main context; call it once on the main thread (in a
+    /// GTK app after `gtk_init()`) and before running the loop. Calling it again does nothing.
     ///
-    /// Afterwards, do not call `dispatchMain()` or run `RunLoop.main`: GTK's loop is the main loop.
+    /// Afterwards, do not call `dispatchMain()` or run `RunLoop.main`: GLib's loop is the main loop.
     ///
     /// ```swift
-    /// gtk_init()
     /// MainQueueIntegration.install()
-    /// Task { @MainActor in print("a main-actor task, run by GTK's loop") }
+    /// Task { @MainActor in print("a main-actor task, run by GLib's loop") }
+    /// let loop = g_main_loop_new(nil, 0)
+    /// g_main_loop_quit(loop)               // a daemon would run it: g_main_loop_run(loop)
+    /// g_main_loop_unref(loop)
     /// ```
     @MainActor
     public static func install() {

@@ -1,8 +1,9 @@
-import CGtk
+import CGio
 import Synchronization
 
-/// A Tether `Scheduler` that runs work on a GLib main context — by default the one GTK's main loop runs,
-/// so work scheduled from any thread runs on GTK's thread, between events, as GTK wants.
+/// A Tether `Scheduler` that runs work on a GLib main context — by default the one GTK's main loop (or a
+/// daemon's `GMainLoop`) runs, so work scheduled from any thread runs on the loop's thread, between
+/// events, as GTK and GIO want.
 ///
 /// Immediate work is an idle-priority-`G_PRIORITY_DEFAULT` source (`g_idle_source_new`); timers are
 /// `g_timeout_source_new` sources (millisecond resolution, delays rounded up). Every source carries a
@@ -14,20 +15,19 @@ import Synchronization
 /// `RACScheduler.mainThreadScheduler`.
 ///
 /// ```swift
-/// let ui = MainContextScheduler.main
+/// let loop = MainContextScheduler.main
 /// let results = Subject<[String], Never>()
-/// let label = GObjectHandle(sinking: gtk_label_new(""))
-/// try label.bind(property: "label", to: results.map { $0.joined(separator: "\n") }.deliver(on: ui))
+/// results.deliver(on: loop).subscribe(next: { print("on the main loop:", $0) })
 /// ```
 public final class MainContextScheduler: Scheduler, @unchecked Sendable {
     // Safety: a GMainContext is thread-safe (GLib locks it); `context` is never reassigned.
     private let context: OpaquePointer?
 
-    /// The scheduler of the default main context: the one `gtk_init`, `GtkApplication` and
-    /// `g_main_context_iteration(nil, …)` run, on the main thread.
+    /// The scheduler of the default main context: the one `gtk_init`, `GtkApplication`, a
+    /// `g_main_loop_new(nil, …)` loop and `g_main_context_iteration(nil, …)` run, on the main thread.
     ///
     /// ```swift
-    /// MainContextScheduler.main.schedule { print("on GTK's main loop") }
+    /// MainContextScheduler.main.schedule { print("on the main loop") }
     /// ```
     public static let main = MainContextScheduler(context: nil)
 

@@ -1,0 +1,240 @@
+import CGio
+import Synchronization
+
+/// One property of an object exported with ``DBusConnection/export(path:interface:properties:)``: read-only,
+/// its value the latest a signal sent; or read-write, a channel terminal whose values are its value and
+/// which receives what other processes `Set`.
+///
+/// ```swift
+/// final class Session: KeyPathObservable { @Observed var username = "" }
+/// let session = Session()
+/// let signedIn = MutableProperty(false)
+/// let properties: [DBusExportedProperty] = [
+///     .readOnly("SignedIn", signedIn.signal),
+///     .readWrite("Username", session.channel(\.username)),
+/// ]
+/// ```
+public struct DBusExportedProperty {
+    let info: ExportedPropertyInfo
+    /// Subscribes to the values (on the exporting thread, once); returns the subscription.
+    let subscribe: (_ onValue: @escaping @Sendable (any GVariantConvertible) -> Void) -> any Disposable
+
+    /// A read-only property whose value is the latest `values` sent; each new value is announced with
+    /// `PropertiesChanged`. Until the first value, reading it fails (`org.freedesktop.DBus.Error.Failed`).
+    ///
+    /// ```swift
+    /// let online = MutableProperty(true)
+    /// let property = DBusExportedProperty.readOnly("Online", online.signal)
+    /// ```
+    public static func readOnly<Value: GVariantConvertible>(
+        _ name: String, _ values: some SignalConvertible<Value, Never>
+    ) -> DBusExportedProperty {
+        let signal = values.signal
+        return DBusExportedProperty(
+            info: ExportedPropertyInfo(name: name, variantType: Value.variantType, writable: false, set: { _ in nil }),
+            subscribe: { onValue in signal.subscribe(next: { onValue($0) }) })
+    }
+
+    /// A read-write property linked to `terminal` (a model's `channel(\.property)`, a `MutableProperty`'s
+    /// `channel()`): the terminal's values are the property's value, announced with `PropertiesChanged`;
+    /// a `Set` from another process sends the new value on the terminal (setting the model), and is
+    /// announced too.
+    ///
+    /// ```swift
+    /// let volume = MutableProperty(0.5)
+    /// let property = DBusExportedProperty.readWrite("Volume", volume.channel())
+    /// ```
+    public static func readWrite<Value: GVariantConvertible>(_ name: String, _ terminal: ChannelTerminal<Value, Never>)
+        -> DBusExportedProperty
+    {
+        DBusExportedProperty(
+            info: ExportedPropertyInfo(
+                name: name, variantType: Value.variantType, writable: true,
+                set: { variant in
+                    guard let value = Value(variant: variant) else { return nil }
+                    terminal.send(value)
+                    return value
+                }),
+            subscribe: { onValue in terminal.signal.subscribe(next: { onValue($0) }) })
+    }
+}
+
+/// What the exported object keeps of a property: its name, type, and how a `Set` reaches it.
+struct ExportedPropertyInfo: Sendable {
+    let name: String
+    let variantType: String
+    let writable: Bool
+    /// Sends a value another process set on the property's terminal; returns it, or `nil` when it is not
+    /// of the property's type (or the property is read-only).
+    let set: @Sendable (OpaquePointer) -> (any GVariantConvertible)?
+}
+
+extension DBusConnection {
+    /// Exports an object on the bus (`g_dbus_connection_register_object`) whose properties follow Tether
+    /// signals and channels: other processes read them (`Properties.Get`, `GetAll`), are told of each change
+    /// (`PropertiesChanged`), and set the writable ones (`Properties.Set`). The object leaves the bus when
+    /// the result is disposed.
+    ///
+    /// GDBus answers on the main context that was the calling thread's default (the default main context,
+    /// usually), so run its loop. To be found by name, the process also owns a bus name
+    /// (`org.freedesktop.DBus.RequestName` through ``gdbusConnection``).
+    ///
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed path, interface or property name;
+    ///   ``DBusError/remote(name:message:)`` when GDBus refuses the registration (the path and interface
+    ///   are exported already).
+    ///
+    /// ```swift
+    /// final class Session: KeyPathObservable { @Observed var username = "" }
+    /// let session = Session()
+    /// let signedIn = MutableProperty(false)
+    /// let bus = try DBusConnection.session()
+    /// let exported = try bus.export(
+    ///     path: "/org/example/App", interface: "org.example.App",
+    ///     properties: [.readOnly("SignedIn", signedIn.signal), .readWrite("Username", session.channel(\.username))])
+    /// signedIn.value = true      // PropertiesChanged: SignedIn true (watch it: gdbus monitor --session)
+    /// exported.dispose()         // the object leaves the bus
+    /// ```
+    public func export(path: String, interface: String, properties: [DBusExportedProperty]) throws(DBusError)
+        -> any Disposable
+    {
+        try Self.check(path, .objectPath)
+        try Self.check(interface, .interface)
+        for property in properties { try Self.check(property.info.name, .member) }
+        let object = ExportedObject(
+            connection: self, path: path, interface: interface, properties: properties.map(\.info))
+        try object.register()
+        object.subscribe(properties)
+        return object
+    }
+}
+
+/// An exported object: the latest value of each property, its registration, and its subscriptions.
+final class ExportedObject: Disposable, @unchecked Sendable {
+    // Safety: `state` is guarded by its mutex, never held while a signal is subscribed to or a value sent
+    // on a terminal; the other properties are immutable.
+    private let connection: DBusConnection
+    private let path: String
+    private let interface: String
+    private let properties: [String: ExportedPropertyInfo]
+    private let order: [String]
+    private let state = Mutex<
+        (
+            values: [String: any GVariantConvertible], registrationID: guint, subscriptions: [any Disposable],
+            disposed: Bool
+        )
+    >(([:], 0, [], false))
+
+    init(connection: DBusConnection, path: String, interface: String, properties: [ExportedPropertyInfo]) {
+        self.connection = connection
+        self.path = path
+        self.interface = interface
+        self.properties = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        order = properties.map(\.name)
+    }
+
+    var isDisposed: Bool { state.withLock { $0.disposed } }
+
+    /// The introspection data of the interface.
+    private var xml: String {
+        let members = order.compactMap { properties[$0] }.map { property in
+            "<property name=\"\(property.name)\" type=\"\(property.variantType)\" access=\"\(property.writable ? "readwrite" : "read")\"/>"
+        }
+        return "<node><interface name=\"\(interface)\">\(members.joined())</interface></node>"
+    }
+
+    func register() throws(DBusError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
+            throw .remote(name: "org.freedesktop.DBus.Error.InvalidArgs", message: DBusConnection.consume(error))
+        }
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable()
+        vtable.get_property = { _, _, _, _, name, error, data in
+            let object = Unmanaged<ExportedObject>.fromOpaque(data!).takeUnretainedValue()
+            guard let variant = object.variant(of: String(cString: name!)) else {
+                g_set_error_literal(
+                    error, g_dbus_error_quark(), gint(G_DBUS_ERROR_FAILED.rawValue), "the property has no value yet")
+                return nil
+            }
+            return variant
+        }
+        vtable.set_property = { _, _, _, _, name, value, error, data in
+            let object = Unmanaged<ExportedObject>.fromOpaque(data!).takeUnretainedValue()
+            guard let value, object.set(String(cString: name!), to: value) else {
+                g_set_error_literal(
+                    error, g_dbus_error_quark(), gint(G_DBUS_ERROR_INVALID_ARGS.rawValue),
+                    "not a value of the property's type")
+                return 0
+            }
+            return 1
+        }
+        let id = g_dbus_connection_register_object(
+            connection.connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(self).toOpaque(),
+            { data in Unmanaged<ExportedObject>.fromOpaque(data!).release() }, &error)
+        guard id != 0 else {
+            throw .remote(name: "org.freedesktop.DBus.Error.ObjectPathInUse", message: DBusConnection.consume(error))
+        }
+        state.withLock { $0.registrationID = id }
+    }
+
+    /// Follows each property's values: stores the latest, announces each change.
+    func subscribe(_ exported: [DBusExportedProperty]) {
+        for property in exported {
+            let name = property.info.name
+            let subscription = property.subscribe { [weak self] value in self?.changed(name, to: value) }
+            let keep: Bool = state.withLock { state in
+                if state.disposed { return false }
+                state.subscriptions.append(subscription)
+                return true
+            }
+            if !keep { subscription.dispose() }
+        }
+    }
+
+    private func changed(_ name: String, to value: any GVariantConvertible) {
+        let announce: Bool = state.withLock { state in
+            if state.disposed { return false }
+            state.values[name] = value
+            return state.registrationID != 0
+        }
+        guard announce, let variant = value.makeVariant() else { return }
+        // PropertiesChanged(interface, {name: <value>}, [])
+        var entry: [OpaquePointer?] = [
+            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(variant))
+        ]
+        let changed = g_variant_new_array(tether_variant_type_string_variant_entry(), &entry, 1)
+        var invalidated: [OpaquePointer?] = []
+        let none = g_variant_new_array(tether_variant_type_string(), &invalidated, 0)
+        var arguments: [OpaquePointer?] = [g_variant_new_string(interface), changed, none]
+        g_dbus_connection_emit_signal(
+            connection.connection, nil, path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+            g_variant_new_tuple(&arguments, 3), nil)
+    }
+
+    /// A new floating variant of the latest value of `name`, or `nil` before its first value.
+    private func variant(of name: String) -> OpaquePointer? {
+        let value = state.withLock { $0.values[name] }
+        return value?.makeVariant()
+    }
+
+    /// A `Set` from another process: the value goes to the terminal (which does not send it back: no
+    /// echo), so it is stored and announced here.
+    private func set(_ name: String, to variant: OpaquePointer) -> Bool {
+        guard let property = properties[name], property.writable, let value = property.set(variant) else {
+            return false
+        }
+        changed(name, to: value)
+        return true
+    }
+
+    func dispose() {
+        let (id, subscriptions): (guint, [any Disposable]) = state.withLock { state in
+            if state.disposed { return (0, []) }
+            state.disposed = true
+            defer { state.subscriptions = [] }
+            return (state.registrationID, state.subscriptions)
+        }
+        for subscription in subscriptions { subscription.dispose() }
+        if id != 0 { g_dbus_connection_unregister_object(connection.connection, id) }
+    }
+}

@@ -1,0 +1,182 @@
+import CGio
+import Synchronization
+
+/// One key of a ``GSettingsHandle``, typed: made by ``GSettingsHandle/key(_:as:)``, which checks the
+/// name and the type once. Read it (``value``), write it (``set(_:)``), observe it (it is a
+/// `SignalConvertible`: every operator applies), bind signals into it (``bind(to:)`` or `<~`) and link it
+/// both ways (``channel()``).
+///
+/// ```swift
+/// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+/// let username = try settings.key("username", as: String.self)
+/// username.map { $0.isEmpty ? "Sign in" : "Hello, \($0)" }.subscribe(next: { print($0) })
+/// let typed = Subject<String, Never>()
+/// username <~ typed            // each value typed is stored
+/// typed.send("ann")
+/// ```
+public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Sendable {
+    /// The settings object the key belongs to (kept alive by the key).
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// let key = try settings.key("username", as: String.self)
+    /// print(key.settings.schemaID)   // org.example.App
+    /// ```
+    public let settings: GSettingsHandle
+
+    /// The key's name in the schema.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// print(try settings.key("username", as: String.self).name)   // username
+    /// ```
+    public let name: String
+
+    init(settings: GSettingsHandle, name: String) {
+        self.settings = settings
+        self.name = name
+    }
+
+    /// The stored value, or the schema's default when nothing is stored.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// print(try settings.key("remember-me", as: Bool.self).value)
+    /// ```
+    public var value: Value {
+        // The key's type was checked against Value when the key was made: GSettings returns a variant
+        // of that type.
+        settings.read(name)!
+    }
+
+    /// Stores `value`.
+    ///
+    /// - Throws: ``GSettingsError/outOfRange(schema:key:value:)`` for a value outside the key's range or
+    ///   choices (or beyond 32 bits for an `i` key), ``GSettingsError/notWritable(schema:key:)``.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// try settings.key("window-width", as: Int.self).set(1024)
+    /// ```
+    public func set(_ value: Value) throws(GSettingsError) {
+        try settings.write(value, to: name)
+    }
+
+    /// The current value, then each change (GSettings' `changed::key`, from this process or another that
+    /// shares the backend), without repeats. Values are sent on the handle's loop thread (the main thread,
+    /// usually; see ``GSettingsHandle``): a subscription made there gets the current value at once;
+    /// changes, and a subscription made on another thread, are sent when its loop runs. A value is read when it is sent,
+    /// so changes that follow each other before the loop runs arrive as the latest of them. Disposing
+    /// disconnects.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// try settings.key("window-width", as: Int.self).signal.subscribe(next: { print("width", $0) })
+    /// ```
+    /// Marble: stored `a`, then `gsettings set … b`, then `b` again, then `c` → `a-b--c`.
+    public var signal: Signal<Value, Never> {
+        let settings = settings
+        let name = name
+        return Signal<Value, Never> { observer in
+            let subscription = ChangedSubscription()
+            settings.onContext {
+                subscription.start(settings, key: name) {
+                    // On the loop thread: GLib may emit `changed` on the thread that wrote.
+                    settings.onContext {
+                        if let value: Value = settings.read(name) { observer.send(value) }
+                    }
+                }
+            }
+            return subscription
+        }
+        .distinctUntilChanged()
+    }
+
+    /// A two-way channel terminal for the key: its values are ``signal``'s, and what it receives is stored
+    /// without being sent back to it (the echo is recognized by its value). A value the key refuses is not
+    /// stored; it goes to ``GSettingsHandle/rejectedWrites``.
+    ///
+    /// ```swift
+    /// final class Preferences: KeyPathObservable { @Observed var width = 640 }
+    /// let preferences = Preferences()
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// preferences.channel(\.width) <~> (try settings.key("window-width", as: Int.self)).channel()
+    /// ```
+    public func channel() -> ChannelTerminal<Value, Never> {
+        let settings = settings
+        let name = name
+        return ChannelTerminal(values: signal, set: { value in settings.writeReporting(value, to: name) })
+    }
+
+    /// Stores every value of `source` until it completes or the result is disposed (on the thread that
+    /// sends it: GSettings writes from any thread). A value the key refuses is not stored; it goes to
+    /// ``GSettingsHandle/rejectedWrites``.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// let rememberMe = MutableProperty(false)
+    /// try settings.key("remember-me", as: Bool.self).bind(to: rememberMe)
+    /// ```
+    @discardableResult
+    public func bind(to source: some SignalConvertible<Value, Never>) -> any Disposable {
+        let settings = settings
+        let name = name
+        return source.signal.subscribe(next: { value in settings.writeReporting(value, to: name) })
+    }
+
+    /// `key <~ source` is ``bind(to:)``.
+    ///
+    /// ```swift
+    /// let settings = try GSettingsHandle(schema: "org.example.App", schemaDirectory: "schemas")
+    /// let username = try settings.key("username", as: String.self)
+    /// username <~ Signal(value: "ann")
+    /// ```
+    @discardableResult
+    public static func <~ (key: GSettingsKey, source: some SignalConvertible<Value, Never>) -> any Disposable {
+        key.bind(to: source)
+    }
+}
+
+/// One subscription's `changed::key` handler: connected on the handle's main context, disconnected on
+/// dispose (from any thread; `g_signal_handler_disconnect` is thread-safe).
+private final class ChangedSubscription: Disposable, @unchecked Sendable {
+    // Safety: `state` is guarded by its mutex, held only around GLib's connect and bookkeeping, never
+    // while a value is sent.
+    private let state = Mutex<(settings: GSettingsHandle?, handlerID: gulong, disposed: Bool)>((nil, 0, false))
+
+    var isDisposed: Bool { state.withLock { $0.disposed } }
+
+    /// Connects `changed::key`, then sends the current value (reading after connecting is what makes
+    /// GSettings report the key's changes).
+    func start(_ settings: GSettingsHandle, key: String, send: @escaping @Sendable () -> Void) {
+        let connected: Bool = state.withLock { state in
+            if state.disposed { return false }
+            let handler = Unmanaged.passRetained(ChangedHandler(send)).toOpaque()
+            let callback: @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> Void = { _, _, data in
+                Unmanaged<ChangedHandler>.fromOpaque(data!).takeUnretainedValue().send()
+            }
+            state.handlerID = g_signal_connect_data(
+                settings.settings, "changed::" + key, unsafeBitCast(callback, to: GCallback.self), handler,
+                { data, _ in Unmanaged<ChangedHandler>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+            state.settings = settings
+            return true
+        }
+        if connected { send() }
+    }
+
+    func dispose() {
+        let connection: (GSettingsHandle, gulong)? = state.withLock { state in
+            if state.disposed { return nil }
+            state.disposed = true
+            defer { state.settings = nil }
+            return state.settings.map { ($0, state.handlerID) }
+        }
+        if let (settings, id) = connection { g_signal_handler_disconnect(settings.settings, id) }
+    }
+}
+
+/// The Swift side of a `changed::key` handler, released by the connection's destroy notify.
+private final class ChangedHandler: Sendable {
+    let send: @Sendable () -> Void
+    init(_ send: @escaping @Sendable () -> Void) { self.send = send }
+}

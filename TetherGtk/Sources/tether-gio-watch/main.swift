@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import TetherGio
+
+// A headless TetherGio program: follows a bus name's owner or a D-Bus property on the session bus (or the
+// system bus with --system) and prints each value, until stopped or --count values were printed. No GTK,
+// no display: a daemon's loop (g_main_loop_run).
+//
+//   tether-gio-watch --name org.freedesktop.Notifications
+//   tether-gio-watch --system --dest org.freedesktop.UPower --path /org/freedesktop/UPower \
+//       --interface org.freedesktop.UPower --property OnBattery --type b
+
+let usage = """
+    usage: tether-gio-watch [--system] [--count N] --name BUS_NAME
+           tether-gio-watch [--system] [--count N] --dest BUS_NAME --path OBJECT_PATH --interface INTERFACE
+                            --property NAME --type s|b|i|u|x|t|d|as
+
+    """
+
+/// Writes `text` to standard error and exits with `status`.
+func stop(_ text: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(status)
+}
+
+/// Prints each line it is given; exits after `limit` lines.
+final class Printer: Sendable {
+    private let limit: Int?
+    private let printed = Mutex(0)
+
+    init(limit: Int?) { self.limit = limit }
+
+    func report(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        let count = printed.withLock { count in
+            count += 1
+            return count
+        }
+        if let limit, count >= limit { exit(0) }
+    }
+}
+
+/// The property's values as text, for the D-Bus type given.
+func values(
+    _ bus: DBusConnection, _ name: String, _ interface: String, _ path: String, _ destination: String, type: String
+) throws(DBusError) -> Signal<String, DBusError> {
+    func watch<Value: GVariantConvertible>(_ type: Value.Type) throws(DBusError) -> Signal<String, DBusError> {
+        try bus.property(name, interface: interface, path: path, on: destination, as: type).map { "\($0)" }
+    }
+    switch type {
+    case "b": return try watch(Bool.self)
+    case "i": return try watch(Int32.self)
+    case "u": return try watch(UInt32.self)
+    case "x": return try watch(Int64.self)
+    case "t": return try watch(UInt64.self)
+    case "d": return try watch(Double.self)
+    case "as": return try watch([String].self)
+    default: return try watch(String.self)
+    }
+}
+
+/// Parses the arguments, subscribes, and runs GLib's main loop.
+func run(_ arguments: [String]) -> Never {
+    var options: [String: String] = [:]
+    var system = false
+    var rest = arguments
+    while let argument = rest.first {
+        rest.removeFirst()
+        if argument == "--system" {
+            system = true
+        } else if argument.hasPrefix("--"), let value = rest.first {
+            options[String(argument.dropFirst(2))] = value
+            rest.removeFirst()
+        } else {
+            stop(usage, status: 2)
+        }
+    }
+    let printer = Printer(limit: options["count"].flatMap(Int.init))
+    var subscription: (any Disposable)?
+    do {
+        let bus = try system ? DBusConnection.system() : DBusConnection.session()
+        if let name = options["name"] {
+            subscription = try bus.nameOwner(of: name).subscribe(next: { owner in
+                printer.report("\(name): \(owner ?? "no owner")")
+            })
+        } else if let property = options["property"], let interface = options["interface"],
+            let path = options["path"], let destination = options["dest"]
+        {
+            subscription = try values(bus, property, interface, path, destination, type: options["type"] ?? "s")
+                .subscribe(
+                    next: { value in printer.report("\(property): \(value)") },
+                    error: { error in stop("tether-gio-watch: \(error)\n", status: 1) })
+        } else {
+            stop(usage, status: 2)
+        }
+    } catch {
+        stop("tether-gio-watch: \(error)\n", status: 1)
+    }
+    withExtendedLifetime(subscription) { g_main_loop_run(g_main_loop_new(nil, 0)) }
+    exit(0)
+}
+
+run(Array(CommandLine.arguments.dropFirst()))

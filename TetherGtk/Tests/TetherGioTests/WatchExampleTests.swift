@@ -1,0 +1,63 @@
+import Foundation
+import TetherGio
+import XCTest
+
+/// Runs the headless example `tether-gio-watch` against a private bus, as a user runs it against theirs.
+final class WatchExampleTests: XCTestCase {
+    nonisolated(unsafe) private static var bus: PrivateBus!
+
+    override class func setUp() {
+        super.setUp()
+        bus = try! PrivateBus()
+    }
+
+    override class func tearDown() {
+        bus.stop()
+        super.tearDown()
+    }
+
+    private func watch(_ arguments: [String]) throws -> RunningProcess {
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        let executable = try XCTUnwrap(
+            candidates.map { $0.appendingPathComponent("tether-gio-watch") }.first {
+                FileManager.default.isExecutableFile(atPath: $0.path)
+            }, "tether-gio-watch is not next to the test bundle")
+        return try RunningProcess(
+            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + Self.bus.address, executable.path] + arguments)
+    }
+
+    func testTheExamplePrintsAPropertyThenItsChange() throws {
+        let service = try TestService(address: Self.bus.address)
+        defer { service.stop() }
+        let watcher = try watch([
+            "--dest", TestService.busName, "--path", TestService.path, "--interface", TestService.interface,
+            "--property", "Name", "--type", "s", "--count", "2",
+        ])
+        pump(until: { watcher.outputSoFar == "Name: initial\n" })
+        service.setName("changed")
+        let result = watcher.finish()
+        XCTAssertEqual(result.code, 0, result.output)
+        XCTAssertEqual(result.output, "Name: initial\nName: changed\n")
+    }
+
+    func testTheExamplePrintsANamesOwnerAppearing() throws {
+        let watcher = try watch(["--name", "org.tether.Watched", "--count", "2"])
+        let other = try TestService(address: Self.bus.address)
+        defer { other.stop() }
+        pump(until: { watcher.outputSoFar == "org.tether.Watched: no owner\n" })
+        other.call("RequestName", "('org.tether.Watched', uint32 4)")
+        let result = watcher.finish()
+        XCTAssertEqual(result.code, 0, result.output)
+        let owner = try XCTUnwrap(other.connection.uniqueName)
+        XCTAssertEqual(result.output, "org.tether.Watched: no owner\norg.tether.Watched: \(owner)\n")
+    }
+
+    func testBadArgumentsPrintTheUsage() throws {
+        let result = try watch(["--frobnicate"]).finish()
+        XCTAssertEqual(result.code, 2)
+        XCTAssertTrue(result.output.contains("usage: tether-gio-watch"), result.output)
+    }
+}
