@@ -157,30 +157,6 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         }
     }
 
-    /// Takes `entry`'s join back out of the queue, if it is among the last operations queued; returns
-    /// whether it did (the entry was then never added, and nothing is left to remove). A join buried
-    /// deeper — or already taken by the owner — is left: the owner skips it (the entry is disposed). A
-    /// join left that way sits in the bounded backlog, so a subscriber churning while the senders wait
-    /// on the full backlog always finds its join near the end.
-    @inlinable
-    func cancelQueuedJoin(_ entry: SubjectEntry<Value, Failure>) -> Bool {
-        lock.lock()
-        var index = remote.count
-        let stop = max(0, index - 64)
-        while index > stop {
-            index -= 1
-            if case .add(let queued) = remote[index], queued === entry {
-                let cancelled = remote.remove(at: index)
-                backlog.store(remote.count, ordering: .relaxed)
-                lock.unlock()
-                _ = consume cancelled  // released after the lock
-                return true
-            }
-        }
-        lock.unlock()
-        return false
-    }
-
     /// Bookkeeping performed under the lock (see ``SerialGate/performInPlace(_:)``): a removal, or the
     /// join of a subscriber to a live subject that replays nothing. Neither calls user code, and the
     /// operation still holds the entry, so nothing is released here.
@@ -212,9 +188,6 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
-        // A join still queued is taken back: a thread subscribing and disposing in a loop while the
-        // subject is owned (it never waits: see `join`) leaves nothing behind for the owner.
-        if capacity == 0 && !isOrdered && cancelQueuedJoin(entry) { return }
         // In place under the lock when the subject is idle (see
         // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
         // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
