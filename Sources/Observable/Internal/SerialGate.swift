@@ -467,26 +467,10 @@ package class SerialGate<Op>: @unchecked Sendable {
             }
             // The pending bit is set: take what other threads queued, in one swap.
             lock.lock()
-            if performBookkeepingLocked() {
-                // Only bookkeeping was queued, and it is done: released in the same critical section, so a
-                // stream of joins and removals can never keep this thread draining.
-                var performed: ContiguousArray<Op> = []
-                swap(&performed, &releaseLater)
-                word.store(0, ordering: .releasing)
-                let sendersWait = parkedSenders != 0
-                lock.unlock()
-                _ = consume performed
-                if sendersWait { ParkingLot.unparkAll(sendersAddress) }
-                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-                return
-            }
             if batches >= (handOff ? 1 : Self.batchesBeforeHandOff) && parkedSenders != 0 {
                 // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
-                var performed: ContiguousArray<Op> = []
-                swap(&performed, &releaseLater)
                 word.store(1, ordering: .releasing)
                 lock.unlock()
-                _ = consume performed
                 ParkingLot.unparkAll(sendersAddress)
                 if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
                 return
@@ -498,7 +482,6 @@ package class SerialGate<Op>: @unchecked Sendable {
             let sendersWait = parkedSenders != 0
             word.store(me, ordering: .releasing)
             lock.unlock()
-            if !releaseLater.isEmpty { releaseLater.removeAll() }
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }
             if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
             if !urgentBatch.isEmpty {
@@ -515,41 +498,6 @@ package class SerialGate<Op>: @unchecked Sendable {
             batch.removeAll(keepingCapacity: batch.capacity <= 4096)
             batches &+= 1
         }
-    }
-
-    /// Performs, with `lock` held, an operation that needs nothing but the owner's state (bookkeeping: a
-    /// removal, a join that replays nothing) and returns `true`; returns `false`, doing nothing, for any
-    /// other operation. It must run no user code nor release the last reference to anything holding
-    /// some (the drain keeps the operations until after the lock, in `releaseLater`).
-    ///
-    /// A gate whose operations include bookkeeping overrides it; the default performs nothing in place.
-    @usableFromInline
-    package func performInPlace(_ op: Op) -> Bool {
-        false
-    }
-
-    /// Operations performed in place, released after the lock (see ``performInPlace(_:)``).
-    @usableFromInline @exclusivity(unchecked) package final var releaseLater: ContiguousArray<Op> = []
-
-    /// Called by the owner with `lock` held and the pending bit set: performs in place the bookkeeping at
-    /// the head of the queues (urgent first), and returns whether that was all that was queued.
-    @inlinable
-    final func performBookkeepingLocked() -> Bool {
-        if !urgent.isEmpty {
-            var done = 0
-            while done < urgent.count, performInPlace(urgent[done]) { done += 1 }
-            if done == 0 { return false }
-            releaseLater.append(contentsOf: urgent[..<done])
-            urgent.removeFirst(done)
-            if !urgent.isEmpty { return false }
-        }
-        var done = 0
-        while done < remote.count, performInPlace(remote[done]) { done += 1 }
-        if done == 0 { return remote.isEmpty }
-        releaseLater.append(contentsOf: remote[..<done])
-        remote.removeFirst(done)
-        backlog.store(remote.count, ordering: .relaxed)
-        return remote.isEmpty
     }
 
     // MARK: Callbacks and disposal

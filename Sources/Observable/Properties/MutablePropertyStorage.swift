@@ -257,15 +257,6 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
     }
 
-    /// A removal, performed under the lock (see ``SerialGate/performInPlace(_:)``): it calls no user code,
-    /// and the operation still holds the entry.
-    @inlinable
-    override func performInPlace(_ operation: Operation) -> Bool {
-        guard case .remove(let entry) = operation else { return false }
-        removeEntry(entry)
-        return true
-    }
-
     @usableFromInline
     func removeEntry(_ entry: MutablePropertyEntry<Value>) {
         if let index = entries.firstIndex(where: { $0 === entry }) {

@@ -135,68 +135,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
             lifetime.add { entry.remove() }
-            self.join(entry)
+            // A new subscriber takes an idle subject like a send (and then delivers what other threads
+            // queued meanwhile): threads that subscribe and dispose in a loop must share the delivering, or
+            // the senders, left to deliver alone, could never return (see ThreadingAndLifetimes).
+            self.enqueue(.add(entry), bounded: true, handOff: true)
         })
-    }
-
-    /// Adds a new subscriber. A plain subject (nothing to replay) joins it in place, as a removal: under
-    /// the lock when the gate is idle, else queued in order for the owner, which performs it under the
-    /// lock too (``SerialGate/performInPlace(_:)``) — so subscribing never delivers other subscribers'
-    /// values, and a stream of joins and removals never keeps a sender delivering. A subject that replays
-    /// (or has terminated) calls the new subscriber, so its join is an operation like a send.
-    @inlinable
-    func join(_ entry: SubjectEntry<Value, Failure>) {
-        if capacity > 0 || isOrdered {
-            enqueue(.add(entry), bounded: true, handOff: true)
-            return
-        }
-        submitBookkeeping(.add(entry)) {
-            self.performInPlace($0)
-        } perform: {
-            self.perform($0)
-        }
-    }
-
-    /// Takes `entry`'s join back out of the queue, if it is among the last operations queued; returns
-    /// whether it did (the entry was then never added, and nothing is left to remove). A join buried
-    /// deeper — or already taken by the owner — is left: the owner skips it (the entry is disposed). A
-    /// join left that way sits in the bounded backlog, so a subscriber churning while the senders wait
-    /// on the full backlog always finds its join near the end.
-    @inlinable
-    func cancelQueuedJoin(_ entry: SubjectEntry<Value, Failure>) -> Bool {
-        lock.lock()
-        var index = remote.count
-        let stop = max(0, index - 64)
-        while index > stop {
-            index -= 1
-            if case .add(let queued) = remote[index], queued === entry {
-                let cancelled = remote.remove(at: index)
-                backlog.store(remote.count, ordering: .relaxed)
-                lock.unlock()
-                _ = consume cancelled  // released after the lock
-                return true
-            }
-        }
-        lock.unlock()
-        return false
-    }
-
-    /// Bookkeeping performed under the lock (see ``SerialGate/performInPlace(_:)``): a removal, or the
-    /// join of a subscriber to a live subject that replays nothing. Neither calls user code, and the
-    /// operation still holds the entry, so nothing is released here.
-    @inlinable
-    override func performInPlace(_ op: Op) -> Bool {
-        switch op {
-        case .remove(let entry):
-            removeEntry(entry)
-            return true
-        case .add(let entry):
-            guard capacity == 0, terminal == nil, !isShutDown else { return false }
-            if !entry.disposed.load(ordering: .relaxed) { entries.append(entry) }
-            return true
-        case .event, .shutdown:
-            return false
-        }
     }
 
     @inlinable
@@ -212,15 +155,14 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
-        // A join still queued is taken back: a thread subscribing and disposing in a loop while the
-        // subject is owned (it never waits: see `join`) leaves nothing behind for the owner.
-        if capacity == 0 && !isOrdered && cancelQueuedJoin(entry) { return }
         // In place under the lock when the subject is idle (see
         // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
         // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
         // caller (the subscription's lifetime) still holds `entry`: removing it releases no user code.
         submitBookkeeping(.remove(entry), urgent: !isOrdered, ordered: isOrdered) {
-            self.performInPlace($0)
+            guard case .remove(let entry) = $0 else { return false }
+            self.removeEntry(entry)
+            return true
         } perform: {
             self.perform($0)
         }
