@@ -82,7 +82,7 @@ public func waitUntil(_ condition: @MainActor () -> Bool) async {
 }
 
 /// Marks the main queue, for `isOnMainQueue()`.
-nonisolated(unsafe) private let mainQueueKey = DispatchSpecificKey<Bool>()
+private let mainQueueKey = DispatchSpecificKey<Bool>()
 
 /// Whether the caller runs on the main queue — where the main actor runs (on Linux after `dispatchMain()`,
 /// which an async `main` calls, not necessarily on the main thread). Unlike `dispatchPrecondition`, it
