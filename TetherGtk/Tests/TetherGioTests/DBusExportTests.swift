@@ -4,19 +4,7 @@ import XCTest
 
 /// Objects exported on a private bus, their properties following Tether signals and channels, read and
 /// set by `gdbus` in another process and followed by a Tether client on another connection.
-final class DBusExportTests: XCTestCase {
-    nonisolated(unsafe) private static var bus: PrivateBus!
-
-    override class func setUp() {
-        super.setUp()
-        bus = try! PrivateBus()
-    }
-
-    override class func tearDown() {
-        bus.stop()
-        super.tearDown()
-    }
-
+final class DBusExportTests: PrivateBusTestCase {
     private final class Session: KeyPathObservable {
         @Observed var username = "ann"
     }

@@ -3,19 +3,7 @@ import TetherGio
 import XCTest
 
 /// Method calls as cold signals, on a private bus with a service on another connection.
-final class DBusMethodTests: XCTestCase {
-    nonisolated(unsafe) private static var bus: PrivateBus!
-
-    override class func setUp() {
-        super.setUp()
-        bus = try! PrivateBus()
-    }
-
-    override class func tearDown() {
-        bus.stop()
-        super.tearDown()
-    }
-
+final class DBusMethodTests: PrivateBusTestCase {
     private var service: TestService!
     private var client: DBusConnection!
 

@@ -4,21 +4,9 @@ import XCTest
 
 /// Remote properties and name owners across a private bus started by the tests, with a service on another
 /// connection and `gdbus` in another process.
-final class DBusPropertyTests: XCTestCase {
-    nonisolated(unsafe) private static var bus: PrivateBus!
-
-    override class func setUp() {
-        super.setUp()
-        bus = try! PrivateBus()
-        // For `DBusConnection.session()`: the session bus is this private one.
-        setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
-    }
-
-    override class func tearDown() {
-        unsetenv("DBUS_SESSION_BUS_ADDRESS")
-        bus.stop()
-        super.tearDown()
-    }
+final class DBusPropertyTests: PrivateBusTestCase {
+    // For `DBusConnection.session()`: the session bus is this private one.
+    override class var isSessionBus: Bool { true }
 
     private var service: TestService!
     private var client: DBusConnection!

@@ -3,19 +3,7 @@ import TetherGio
 import XCTest
 
 /// D-Bus signals as typed Tether signals, emitted by `gdbus emit` in another process on a private bus.
-final class DBusSignalTests: XCTestCase {
-    nonisolated(unsafe) private static var bus: PrivateBus!
-
-    override class func setUp() {
-        super.setUp()
-        bus = try! PrivateBus()
-    }
-
-    override class func tearDown() {
-        bus.stop()
-        super.tearDown()
-    }
-
+final class DBusSignalTests: PrivateBusTestCase {
     private var client: DBusConnection!
 
     override func setUp() {

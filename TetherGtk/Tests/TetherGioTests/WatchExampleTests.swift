@@ -3,19 +3,7 @@ import TetherGio
 import XCTest
 
 /// Runs the headless example `tether-gio-watch` against a private bus, as a user runs it against theirs.
-final class WatchExampleTests: XCTestCase {
-    nonisolated(unsafe) private static var bus: PrivateBus!
-
-    override class func setUp() {
-        super.setUp()
-        bus = try! PrivateBus()
-    }
-
-    override class func tearDown() {
-        bus.stop()
-        super.tearDown()
-    }
-
+final class WatchExampleTests: PrivateBusTestCase {
     private func watch(_ arguments: [String]) throws -> RunningProcess {
         let candidates = [
             Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
