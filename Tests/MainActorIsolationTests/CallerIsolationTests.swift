@@ -91,38 +91,28 @@ final class StatusView: BindingTarget {
 
     @Test func testEventsFromABackgroundThreadAndTheMainActorKeepTheirOrder() async {
         let subject = Subject<Int, Never>()
-        var received: [Int] = []
-        var offMainActor = 0
-        subject.subscribe(next: { value in
-            if !isOnMainActor() { offMainActor += 1 }
-            received.append(value)
-        })
+        let log = MainActorLog(subject)
         // 1 is sent from a background thread while the main thread is blocked: its delivery is queued to
         // the main actor. 2 is sent on the main actor before that queue ran: it must wait behind 1.
         sendFromAWorkerWhileTheMainActorWaits(1, into: subject)
         subject.send(2)
-        #expect(received == [], "2 went ahead of the queued 1")
-        await runMainLoop(until: { received.count == 2 })
-        #expect(received == [1, 2])
+        #expect(log.received == [], "2 went ahead of the queued 1")
+        await runMainLoop(until: { log.received.count == 2 })
+        #expect(log.received == [1, 2])
         subject.send(3)
-        #expect(received == [1, 2, 3], "once the queue is empty, a main-actor send is delivered at once")
-        #expect(offMainActor == 0)
+        #expect(log.received == [1, 2, 3], "once the queue is empty, a main-actor send is delivered at once")
+        #expect(log.offTheMainActor == 0)
     }
 
     @Test func testManyBackgroundSendsArriveOnTheMainActorInOrder() async {
         let subject = Subject<Int, Never>()
-        var received: [Int] = []
-        var offMainActor = 0
-        subject.subscribe(next: { value in
-            if !isOnMainActor() { offMainActor += 1 }
-            received.append(value)
-        })
+        let log = MainActorLog(subject)
         DispatchQueue.global().async {
             for value in 0..<10_000 { subject.send(value) }
         }
-        await runMainLoop(until: { received.count == 10_000 })
-        #expect(received == Array(0..<10_000))
-        #expect(offMainActor == 0)
+        await runMainLoop(until: { log.received.count == 10_000 })
+        #expect(log.received == Array(0..<10_000))
+        #expect(log.offTheMainActor == 0)
     }
 
     @Test func testDisposingOnTheMainActorDropsWhatIsStillQueuedForIt() async {
@@ -264,6 +254,20 @@ actor ActorCounter {
         var received: [Int] = []
         subscriptions.append(Signal(values: [1, 2, 3]).subscribe(next: { received.append($0) }))
         return received
+    }
+}
+
+/// What a subscriber written on the main actor receives, and how many of its calls ran elsewhere.
+final class MainActorLog {
+    private(set) var received: [Int] = []
+    private(set) var offTheMainActor = 0
+    private var subscription: (any Disposable)?
+
+    init(_ subject: Subject<Int, Never>) {
+        subscription = subject.subscribe(next: { [weak self] value in
+            if !isOnMainActor() { self?.offTheMainActor += 1 }
+            self?.received.append(value)
+        })
     }
 }
 
