@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "TetherShims"),
-        .target(name: "Observable", dependencies: ["TetherShims"]),
+        .target(name: "Observable", dependencies: ["TetherShims"], exclude: ["Operators/README.md"]),
         .target(name: "Bridges", dependencies: ["Observable", "TetherShims"]),
         .target(name: "Binding", dependencies: ["Observable"]),
         .target(name: "Tether", dependencies: ["Observable", "Bridges", "Binding"]),

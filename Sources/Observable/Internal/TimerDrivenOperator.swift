@@ -3,9 +3,10 @@
 enum TimedInput<Value, Failure: Error> {
     /// An event of the source.
     case upstream(Event<Value, Failure>)
-    /// The timer armed last fired. A timer that was replaced or cancelled never arrives, even when it
-    /// fired just as it was replaced.
-    case timerFired
+    /// The timer armed with this generation fired. Only the timer armed last reaches a handler: the
+    /// scaffold drops a firing of a timer that was replaced or cancelled, even when it fired just as it
+    /// was replaced, so handlers match `.timerFired` without reading the generation.
+    case timerFired(generation: UInt64)
     /// The source's subscription ended: after its terminal event (which arrived first), or without one
     /// (the source went away: nothing more can come).
     case sourceGone
@@ -72,14 +73,11 @@ extension Signal {
             unsafeStart: { sink, lifetime in
                 let timer = OperatorTimer(scheduler: scheduler)
                 let handle = makeHandler(OperatorOutput(sink, lifetime), timer)
-                let mailbox = Mailbox<TimerDrivenOp<Upstream, Failure>>(lifetime: lifetime) { op in
-                    switch op {
-                    case .upstream(let event): handle(.upstream(event))
-                    case .timer(let armed): if armed == timer.generation { handle(.timerFired) }
-                    case .sourceGone: handle(.sourceGone)
-                    }
+                let mailbox = Mailbox<TimedInput<Upstream, Failure>>(lifetime: lifetime) { input in
+                    if case .timerFired(let armed) = input, armed != timer.generation { return }
+                    handle(input)
                 }
-                timer.fire = { [weak mailbox] armed in mailbox?.post(.timer(armed)) }
+                timer.fire = { [weak mailbox] armed in mailbox?.post(.timerFired(generation: armed)) }
                 lifetime.add(timer.slot)
                 let source = CompositeDisposable(partOf: lifetime)
                 lifetime.add(source)
@@ -89,13 +87,4 @@ extension Signal {
                 upstream.start(Sink { event in mailbox.post(.upstream(event)) }, in: source)
             }, function: function, file: file)
     }
-}
-
-/// What a timer-driven operator posts into its mailbox: a source event, a firing of the timer armed with
-/// a generation, or the source's end.
-@usableFromInline
-enum TimerDrivenOp<Value, Failure: Error> {
-    case upstream(Event<Value, Failure>)
-    case timer(UInt64)
-    case sourceGone
 }

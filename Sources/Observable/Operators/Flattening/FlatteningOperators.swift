@@ -138,3 +138,43 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
         flattened(ConcatState<Value, CompositeDisposable>.self) { $0 }
     }
 }
+
+extension SignalConvertible {
+    /// `flatMap(_:)` for inner signals that cannot fail: the result fails only with this signal's
+    /// errors.
+    ///
+    /// ```swift
+    /// enum LoadError: Error { case offline }
+    /// let pages = Subject<Int, LoadError>()
+    /// let cache = MutableProperty("cached")
+    /// pages.flatMap { _ in cache }.subscribe(next: { print($0) })
+    /// ```
+    @_disfavoredOverload
+    @inlinable
+    public func flatMap<Inner: SignalConvertible>(
+        _ transform: @escaping @Sendable (Value) -> Inner
+    ) -> Signal<Inner.Value, Failure> where Inner.Failure == Never {
+        flattened(MergeState<Signal<Inner.Value, Failure>, CompositeDisposable>.self) {
+            transform($0).promoteError(Failure.self)
+        }
+    }
+}
+
+extension SignalConvertible where Failure == Never {
+    /// `flatMap(_:)` from a signal that cannot fail to inner signals that can: the result fails with
+    /// the inner signals' errors.
+    ///
+    /// ```swift
+    /// enum SearchError: Error { case offline }
+    /// let search: @Sendable (String) -> Signal<[String], SearchError> = { text in Signal(value: [text]) }
+    /// let query = MutableProperty("rac")
+    /// query.flatMap { search($0) }.subscribe(next: { print($0) }, error: { print($0) })
+    /// ```
+    @_disfavoredOverload
+    @inlinable
+    public func flatMap<Inner: SignalConvertible>(
+        _ transform: @escaping @Sendable (Value) -> Inner
+    ) -> Signal<Inner.Value, Inner.Failure> {
+        promoteError(Inner.Failure.self).flatMap(transform)
+    }
+}

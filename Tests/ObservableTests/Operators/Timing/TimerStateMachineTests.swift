@@ -14,18 +14,18 @@ final class TimerStateMachineTests: XCTestCase {
         var state = DebounceState<Int>()
         state.receive(1)
         state.receive(2)
-        XCTAssertEqual(state.timerFired(), 2)
-        XCTAssertNil(state.timerFired(), "nothing waits once it was sent")
+        XCTAssertEqual(state.takeWaiting(), 2)
+        XCTAssertNil(state.takeWaiting(), "nothing waits once it was sent")
     }
 
     func testDebounceCompletionSendsTheWaitingValueAndAResetDropsIt() {
         var state = DebounceState<Int>()
         state.receive(1)
-        XCTAssertEqual(state.finish(), 1)
-        XCTAssertNil(state.finish())
+        XCTAssertEqual(state.takeWaiting(), 1)
+        XCTAssertNil(state.takeWaiting())
         state.receive(2)
         state.reset()
-        XCTAssertNil(state.timerFired())
+        XCTAssertNil(state.takeWaiting())
     }
 
     // MARK: ThrottleState

@@ -1,0 +1,186 @@
+import Dispatch
+import Synchronization
+
+extension SignalConvertible where Value: Sendable {
+    /// Delivers every event on the main queue, at once when it is sent there with nothing else waiting
+    /// (RAC 2.5's `deliverOnMainThread`).
+    ///
+    /// Unlike ``deliver(on:)`` with ``QueueScheduler/main``, an event sent on the main queue while no
+    /// earlier event of this subscription waits to be delivered is delivered synchronously, before `send`
+    /// returns — no hop, so a value set on the main queue shows at once. Otherwise the event is queued
+    /// to the main queue behind the others: order is kept. Once `dispose()` returns, nothing more is
+    /// delivered. Requires `Value: Sendable`, since values cross threads.
+    ///
+    /// On Linux, "the main thread" is the main queue, which only runs while the main thread drives it
+    /// (`dispatchMain()`, `RunLoop.main`, a GTK main loop, or XCTest's `wait(for:timeout:)`): events sent
+    /// from other threads wait until it does. It is recognised with ``QueueScheduler/isCurrent``, not
+    /// `Thread.isMainThread` — see "The main queue on Linux" in ``QueueScheduler``.
+    ///
+    /// ```swift
+    /// final class Label { var text = "" }
+    /// let status = Label()
+    /// let messages = Subject<String, Never>()
+    /// messages
+    ///     .deliverOnMainThread()
+    ///     .subscribe(next: { text in status.text = text })   // always on the main queue
+    /// messages.send("Loading…")   // from the main queue: shown before send returns
+    /// ```
+    public func deliverOnMainThread() -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal.handingEvents(of: upstream) { mailbox, _ in MainThreadDelivery(mailbox: mailbox) }
+    }
+}
+
+/// The hand-off of ``SignalConvertible/deliverOnMainThread()``: counts the events not yet delivered, so
+/// that an event sent on the main queue with none waiting goes out at once and the others keep order.
+final class MainThreadDelivery<Value: Sendable, Failure: Error>: EventHandOff {
+    let mailbox: Mailbox<Event<Value, Failure>?>
+    /// Events handed over but not yet delivered.
+    let waiting = Atomic<Int>(0)
+
+    init(mailbox: Mailbox<Event<Value, Failure>?>) {
+        self.mailbox = mailbox
+    }
+
+    func enqueue(_ event: Event<Value, Failure>?) {
+        let count = waiting.add(1, ordering: .acquiringAndReleasing).newValue
+        if count == 1 && QueueScheduler.main.isCurrent {
+            mailbox.post(event)
+            waiting.subtract(1, ordering: .acquiringAndReleasing)
+            return
+        }
+        DispatchQueue.main.async { [self] in
+            mailbox.post(event)
+            waiting.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+}
+
+extension SignalConvertible where Value: Sendable {
+    /// Delivers every event on `scheduler`, in the order it was sent (RAC's `deliverOn:`).
+    ///
+    /// The subscription itself, and any side effects of the source, stay where they were; only the
+    /// delivery to what follows moves. As in RAC, each event is scheduled on its own, when it is sent: so
+    /// events keep their order, also across different signals delivered on the same scheduler (what one
+    /// signal sends before another arrives before it). Disposal is immediate: once `dispose()` returns,
+    /// nothing more is delivered, and the pending deliveries are cancelled. Requires `Value: Sendable`,
+    /// since values cross threads (`@MainActor` classes are `Sendable`); to build a value that is not
+    /// `Sendable` in the background and deliver it, use ``Signal/start(on:deliveringOn:_:)``.
+    ///
+    /// ```swift
+    /// final class Table { func show(_ rows: [String]) {} }
+    /// let table = Table()
+    /// let results = Subject<[String], Never>()
+    /// results
+    ///     .deliver(on: QueueScheduler.main)
+    ///     .subscribe(next: { rows in table.show(rows) })   // runs on the main queue
+    /// results.send(["a", "b"])                             // from any thread
+    /// ```
+    /// Marble (the same events, later, on the scheduler): `-1-2-3-|` → `--1-2-3-|`
+    @inlinable
+    public func deliver<S: Scheduler>(on scheduler: S) -> Signal<Value, Failure> {
+        let upstream = signal
+        return Signal.handingEvents(of: upstream) { mailbox, lifetime in
+            let queue = DeliveryQueue(scheduler: scheduler, mailbox: mailbox)
+            lifetime.add(queue)
+            return queue
+        }
+    }
+}
+
+/// The buffer between a source and the scheduler for ``SignalConvertible/deliver(on:)``.
+///
+/// Each event is appended under the lock and schedules one action, which takes the oldest event and
+/// hands it to the mailbox (that gates delivery against disposal). One action per event, scheduled when
+/// the event is sent, is what keeps the order of events across signals that deliver on the same
+/// scheduler (RAC 2.5's `deliverOn:` schedules each event). Disposal cancels what is still scheduled.
+@usableFromInline
+final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: EventHandOff, Disposable, @unchecked Sendable
+{
+    // Safety: the mutable state is guarded by `lock`, which is never held while anything runs;
+    // `scheduler` and `mailbox` are Sendable.
+    @usableFromInline let lock = Lock()
+    @usableFromInline let scheduler: S
+    @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
+    /// Guarded by `lock`: events not yet handed over, oldest at `head`.
+    @usableFromInline var buffer: [Event<Value, Failure>?] = []
+    @usableFromInline var head = 0
+    /// Guarded by `lock`: the scheduled actions not yet run (cancelled on disposal), by the event's number.
+    @usableFromInline var scheduled: [UInt64: any Disposable] = [:]
+    @usableFromInline var nextNumber: UInt64 = 0
+    /// Guarded by `lock`.
+    @usableFromInline var disposed = false
+
+    @inlinable
+    init(scheduler: S, mailbox: Mailbox<Event<Value, Failure>?>) {
+        self.scheduler = scheduler
+        self.mailbox = mailbox
+    }
+
+    @usableFromInline var isDisposed: Bool { lock.withLock { disposed } }
+
+    @inlinable
+    func enqueue(_ event: Event<Value, Failure>?) {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            return
+        }
+        buffer.append(event)
+        let number = nextNumber
+        nextNumber &+= 1
+        lock.unlock()
+        let work = scheduler.schedule { self.deliverOne(number) }
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            work.dispose()
+            return
+        }
+        // Not yet run (an immediate scheduler has run it already): keep it for cancellation.
+        if !work.isDisposed && number >= deliveredCount { scheduled[number] = work }
+        lock.unlock()
+    }
+
+    /// How many events were handed over (guarded by `lock`).
+    @usableFromInline var deliveredCount: UInt64 = 0
+
+    @inlinable
+    func deliverOne(_ number: UInt64) {
+        lock.lock()
+        if disposed || head == buffer.count {
+            lock.unlock()
+            return
+        }
+        let event = buffer[head]
+        head += 1
+        deliveredCount &+= 1
+        scheduled[number] = nil
+        if head == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64)
+            head = 0
+        } else if head > 64 && head * 2 > buffer.count {
+            buffer.removeFirst(head)
+            head = 0
+        }
+        lock.unlock()
+        mailbox.post(event)
+    }
+
+    @usableFromInline
+    func dispose() {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            return
+        }
+        disposed = true
+        buffer = []
+        head = 0
+        let work = scheduled
+        scheduled = [:]
+        lock.unlock()
+        for item in work.values { item.dispose() }
+    }
+}
