@@ -26,7 +26,9 @@ import Synchronization
 ///
 /// `@Observed` relies on the `_enclosingInstance` property-wrapper subscript (the mechanism behind
 /// Combine's `@Published`), so it only applies to stored properties of classes that adopt
-/// ``KeyPathObservable``.
+/// ``KeyPathObservable``. In a class that does not, the compiler reports, without a source location,
+/// `<unknown>:0: error: static subscript 'subscript(_enclosingInstance:wrapped:storage:)' requires that
+/// 'Settings' conform to 'KeyPathObservable'`: add the conformance.
 @propertyWrapper
 public struct Observed<Value> {
     @usableFromInline var value: Value
