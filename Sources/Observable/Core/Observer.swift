@@ -111,8 +111,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         let observer = Unmanaged.passUnretained(self)
         let me = currentThreadID
         if gate.acquireIfIdle(me) {
-            // Uncontended: delivered in place. Wrapping the event into an `Op` copied it in and out
-            // (W7: ~600 instructions per notification, its fields retained and released each time).
+            // Uncontended: delivered in place. Wrapping the event into an `Op` would copy it in and out,
+            // retaining and releasing its fields each time.
             deliver(event)
             gate.release(me) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
             return
@@ -123,8 +123,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// Hands `value` to the subscriber; called by the gate's owner.
     ///
     /// A values-only sink takes the value as it was passed to ``send(_:)``, borrowed: no event is made.
-    /// Making `.next(value)` copied the value, and matching it again in the sink copied it once more
-    /// (W7: a `Notification` is address-only; each copy retains its name, object and `userInfo`).
+    /// Making `.next(value)` would copy the value, and matching it again in the sink once more (an
+    /// address-only value such as a `Notification` retains its name, object and `userInfo` per copy).
     @inlinable
     func deliverValue(_ value: Value) {
         guard let sink else { return }

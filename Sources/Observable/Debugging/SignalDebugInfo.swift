@@ -85,9 +85,9 @@ package final class SignalDebugInfo: Sendable {
     @usableFromInline
     static func made(by function: StaticString, in file: StaticString, type: Any.Type) -> SignalDebugInfo? {
         // The common case once a name exists (names stay on for the process): nothing named flows in and
-        // the graph is off. Decided before any text is made: describing `function` costs ~2,000
-        // instructions, paid by every signal made (W3 ran at 2x after the benchmark's named row); and,
-        // while no thread has inputs pending, before the thread-local lookup too.
+        // the graph is off. Decided before any text is made: describing `function` costs thousands of
+        // instructions, which every signal made would pay; and, while no thread has inputs pending,
+        // before the thread-local lookup too.
         let graph = DebugSwitch.isOn(DebugSwitch.graph)
         if !graph && !DebugThreadContext.anyThreadHasPendingInputs { return nil }
         var inputs = DebugThreadContext.current.takePendingInputs()

@@ -53,8 +53,8 @@ extension Signal {
 /// per subscription, driven by ``Signal/combining(_:_:startingSecond:function:file:logic:)``.
 ///
 /// A type rather than a closure: the scaffold is specialized for it, so `receive` is called directly
-/// (and inlined) in the mailbox's handler. A handler closure made per subscription cost `combineLatest`
-/// 7–8 % more instructions per value, in an indirect call, a reabstraction thunk and its context.
+/// (and inlined) in the mailbox's handler, where a handler closure made per subscription would add an
+/// indirect call, a reabstraction thunk and its context to every value.
 @usableFromInline
 protocol TwoInputLogic<First, Second, Output, Failure>: AnyObject {
     associatedtype First
