@@ -1,9 +1,9 @@
 // How Tether observes `@Observable` objects (Swift's Observation framework). Two implementations of
 // the subscription exist, chosen when the library is built:
-// - by default, `FrameworkObservation.swift`: the toolchain's `withObservationTracking(_:didSet:)`,
+// - by default, `SubscriptionWithSPI.swift`: the toolchain's `withObservationTracking(_:didSet:)`,
 //   which is SPI (`@_spi(SwiftUI)`) — the only synchronous after-the-set hook Observation offers;
 // - with `-D TETHER_OBSERVATION_PUBLIC_API` (`swift build -Xswiftc -DTETHER_OBSERVATION_PUBLIC_API`),
-//   `FrameworkObservationPublicAPI.swift`: only public API (`withObservationTracking(_:onChange:)`,
+//   `SubscriptionWithPublicAPI.swift`: only public API (`withObservationTracking(_:onChange:)`,
 //   whose `onChange` fires in `willSet`, before the new value is stored), re-reading on the main queue.
 // This file holds what both share; it imports no SPI.
 import Observation

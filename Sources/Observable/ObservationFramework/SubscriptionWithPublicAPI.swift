@@ -1,6 +1,6 @@
 // The implementation of `observe(\.path)` on `@Observable` objects in a build with
 // `-D TETHER_OBSERVATION_PUBLIC_API`: Observation's public API only, for toolchains without the SPI
-// that `FrameworkObservation.swift` uses (see `ObservationFrameworkSupport.swift`).
+// that `SubscriptionWithSPI.swift` uses (see `Observe.swift`).
 #if TETHER_OBSERVATION_PUBLIC_API
     import Observation
 

@@ -1,7 +1,7 @@
 // The default implementation of `observe(\.path)` on `@Observable` objects: synchronous, after the set,
 // through `withObservationTracking(_:didSet:)`, which the toolchain ships as SPI (`@_spi(SwiftUI)`).
 // A build with `-D TETHER_OBSERVATION_PUBLIC_API` leaves this file out and uses
-// `FrameworkObservationPublicAPI.swift` instead (see `ObservationFrameworkSupport.swift`).
+// `SubscriptionWithPublicAPI.swift` instead (see `Observe.swift`).
 #if !TETHER_OBSERVATION_PUBLIC_API
     @_spi(SwiftUI) import Observation
 
