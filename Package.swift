@@ -26,7 +26,8 @@ let package = Package(
         // Tether's own test helpers (event logs, watchdogs, stress scale, lock-step races), at `package`
         // access: a target, not a product, beside the tests that use it.
         .target(name: "TetherTestSupport", dependencies: ["Observable"], path: "Tests/TetherTestSupport"),
-        .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
+        .target(
+            name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
         .executableTarget(
             name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
             path: "Examples/TetherDemo"),
