@@ -10,8 +10,10 @@ let package = Package(
         .library(name: "Observable", targets: ["Observable"]),
         .library(name: "Bridges", targets: ["Bridges"]),
         .library(name: "Binding", targets: ["Binding"]),
+        // For test targets: marble diagrams, recorders, marble assertions, ResourceCheckedTestCase.
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
-        // The demos' view models (login form, live search), shared by tether-demo and TetherGtk's demo.
+        // The demos' view models (login form, live search), shared by tether-demo and TetherGtk's demo. Not
+        // an API: a product only because TetherGtk/Package.swift, a separate package, can use nothing else.
         .library(name: "TetherDemoModels", targets: ["TetherDemoModels"]),
     ],
     targets: [
@@ -21,21 +23,31 @@ let package = Package(
         .target(name: "Binding", dependencies: ["Observable"]),
         .target(name: "Tether", dependencies: ["Observable", "Bridges", "Binding"]),
         .target(name: "TetherTesting", dependencies: ["Observable"]),
-        .target(name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
+        // Tether's own test helpers (event logs, watchdogs, stress scale, lock-step races), at `package`
+        // access: a target, not a product, beside the tests that use it.
+        .target(name: "TetherTestSupport", dependencies: ["Observable"], path: "Tests/TetherTestSupport"),
+        .target(
+            name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
         .executableTarget(
             name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
             path: "Examples/TetherDemo"),
-        .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting"]),
-        .testTarget(name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting"]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
-        .testTarget(name: "BindingTests", dependencies: ["Binding", "Bridges", "Observable", "TetherTesting"]),
+        .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting", "TetherTestSupport"]),
+        .testTarget(
+            name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting", "TetherTestSupport"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting", "TetherTestSupport"]),
+        .testTarget(name: "TetherTestingTests", dependencies: ["Observable", "TetherTesting", "TetherTestSupport"]),
+        .testTarget(
+            name: "BindingTests",
+            dependencies: ["Binding", "Bridges", "Observable", "TetherTesting", "TetherTestSupport"]),
         // The isolation rule (issue 29), run as an app module runs it: Swift 6.2's default main-actor
         // isolation makes every closure written here main-actor isolated.
         .testTarget(
-            name: "MainActorIsolationTests", dependencies: ["Observable", "Bridges", "Binding", "TetherTesting"],
+            name: "MainActorIsolationTests",
+            dependencies: ["Observable", "Bridges", "Binding", "TetherTesting", "TetherTestSupport"],
             swiftSettings: [.defaultIsolation(MainActor.self)]),
         .testTarget(
-            name: "DemoTests", dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting"],
+            name: "DemoTests",
+            dependencies: ["tether-demo", "TetherDemoModels", "Observable", "TetherTesting", "TetherTestSupport"],
             path: "Tests/DemoTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Binding
 import Foundation
 import Observation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

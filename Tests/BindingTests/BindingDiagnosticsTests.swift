@@ -1,6 +1,7 @@
 import Binding
 import Bridges
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,6 +1,7 @@
 import Binding
 import Dispatch
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

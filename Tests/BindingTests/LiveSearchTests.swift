@@ -1,4 +1,5 @@
 import Binding
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

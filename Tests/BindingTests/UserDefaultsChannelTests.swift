@@ -1,5 +1,6 @@
 import Binding
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

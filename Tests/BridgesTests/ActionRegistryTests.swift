@@ -1,6 +1,7 @@
 import Bridges
 import Dispatch
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

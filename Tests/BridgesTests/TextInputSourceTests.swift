@@ -1,6 +1,6 @@
 import Bridges
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 private final class TextField: TextInputSource {

@@ -258,7 +258,12 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ///
     /// ```swift
     /// let bag = CompositeDisposable()
-    /// bag.count   // 2
+    /// let request = AnyDisposable { print("request cancelled") }
+    /// bag.add(request)
+    /// bag.add { print("cleaned up") }
+    /// print(bag.count)   // 2
+    /// request.dispose()  // request cancelled
+    /// print(bag.count)   // 1: the child disposed elsewhere is dropped
     /// ```
     public var count: Int {
         prune()

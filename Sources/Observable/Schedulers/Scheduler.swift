@@ -50,7 +50,7 @@ public protocol Scheduler: AnyObject, Sendable {
 extension Duration {
     /// The duration in nanoseconds, saturating at `Int64`'s range and never negative.
     @usableFromInline
-    var clampedNanoseconds: Int64 {
+    package var clampedNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         if seconds >= Int64.max / 1_000_000_000 - 1 { return Int64.max }

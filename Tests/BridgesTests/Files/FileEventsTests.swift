@@ -1,5 +1,6 @@
 import Bridges
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,6 +1,6 @@
 import Bridges
 import Foundation
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 #if canImport(Glibc)

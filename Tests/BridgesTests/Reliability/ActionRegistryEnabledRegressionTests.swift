@@ -2,6 +2,7 @@ import Bridges
 import Foundation
 import Observable
 import Synchronization
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

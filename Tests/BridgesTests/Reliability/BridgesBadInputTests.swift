@@ -1,6 +1,7 @@
 import Bridges
 import Foundation
 import Observable
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

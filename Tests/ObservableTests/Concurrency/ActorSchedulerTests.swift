@@ -1,6 +1,6 @@
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// An actor whose state the scheduled actions touch (through `assumeIsolated`, which traps when the

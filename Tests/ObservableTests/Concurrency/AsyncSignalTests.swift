@@ -1,6 +1,6 @@
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 final class AsyncSignalTests: XCTestCase {

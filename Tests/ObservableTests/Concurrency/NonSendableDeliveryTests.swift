@@ -1,6 +1,6 @@
 import Dispatch
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// Not `Sendable`: a plain class with mutable state, as a RAC port's model objects are.

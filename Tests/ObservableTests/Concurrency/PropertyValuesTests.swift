@@ -1,6 +1,5 @@
 import Foundation
 import Observable
-import TetherTesting
 import XCTest
 
 /// A model observed through key paths, for `for await` over `observe(\.x)`.

@@ -1,6 +1,6 @@
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// An async sequence with a typed failure, for checking that `Signal(_:)` keeps the type.

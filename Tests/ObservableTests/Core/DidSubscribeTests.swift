@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `ObserverProtocol.didSubscribe(with:)`: RAC's `-didSubscribeWithDisposable:`, called on a custom

@@ -1,7 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `SerialGate.submitBookkeeping`: a removal is done in place under the gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs

@@ -1,5 +1,6 @@
 import Dispatch
 import Observable
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,5 +1,6 @@
 import Observable
 import Synchronization
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,5 +1,4 @@
 import Observable
-import TetherTesting
 import XCTest
 
 /// The opt-in checks: reentrant sends, and main-queue targets set off the main queue.

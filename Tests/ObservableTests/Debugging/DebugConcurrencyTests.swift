@@ -1,6 +1,6 @@
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// The debugging tools while several threads subscribe, dispose and send at once (run under TSan in CI).

@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `log(_:events:to:)`: per-event filters, the pipeline's name, the thread and queue, a closure sink.

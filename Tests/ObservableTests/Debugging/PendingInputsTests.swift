@@ -1,6 +1,6 @@
 import Observable
 import Synchronization
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 #if canImport(Glibc)

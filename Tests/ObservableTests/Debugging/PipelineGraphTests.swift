@@ -1,5 +1,4 @@
 import Observable
-import TetherTesting
 import XCTest
 
 /// `TetherDebug.graph(matching:)`: what is alive after subscribing and after disposing.

@@ -1,5 +1,4 @@
 import Observable
-import TetherTesting
 import XCTest
 
 /// `named(_:)` and names carried through operators into `description`.

@@ -1,6 +1,5 @@
 import Foundation
 import Observable
-import TetherTesting
 import XCTest
 
 /// `TetherDebug.startTrace()` / `stopTrace(to:)`: Chrome trace-event JSON, parsed back.

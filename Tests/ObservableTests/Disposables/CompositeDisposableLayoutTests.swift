@@ -1,7 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import Observable
 import Observation
 import Synchronization
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

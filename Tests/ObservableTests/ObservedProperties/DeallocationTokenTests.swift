@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 private final class Screen: DeallocationObservable {

@@ -1,4 +1,3 @@
-import TetherTesting
 import XCTest
 
 // `@testable` for the many-input operators' internal logic types.

@@ -1,4 +1,4 @@
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 // `@testable` for the internal operator scaffold.

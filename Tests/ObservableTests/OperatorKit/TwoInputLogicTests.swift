@@ -1,4 +1,3 @@
-import TetherTesting
 import XCTest
 
 // `@testable` for the two-input operators' internal logic types.

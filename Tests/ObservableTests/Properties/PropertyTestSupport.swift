@@ -1,6 +1,5 @@
 import Foundation
 import Observable
-import TetherTesting
 import XCTest
 
 final class Account: KeyPathObservable {

@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// Long chains built programmatically (reducing over an array of signals or of stages): subscribing,

@@ -1,6 +1,6 @@
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// Property-based test: random pipelines on random virtual-time schedules.

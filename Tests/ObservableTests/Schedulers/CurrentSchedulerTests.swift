@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Observable
-import TetherTesting
 import XCTest
 
 /// `currentScheduler` (RAC's `+[RACScheduler currentScheduler]`): the scheduler whose work is running.

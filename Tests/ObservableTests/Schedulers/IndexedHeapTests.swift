@@ -1,5 +1,4 @@
 import Observable
-import TetherTesting
 import XCTest
 
 /// `IndexedHeap` (the queue behind `TestScheduler`), tested directly: order, removal from anywhere,

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `scheduleRecursive(_:)`, after RAC 2.5's `-scheduleRecursiveBlock:` and its specs.

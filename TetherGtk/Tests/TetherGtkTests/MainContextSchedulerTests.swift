@@ -4,7 +4,7 @@ import XCTest
 
 final class MainContextSchedulerTests: GtkTestCase {
     func testWorkScheduledFromAnotherThreadRunsOnTheMainLoopThread() {
-        let ranOnMain = Atomic(nil as Bool?)
+        let ranOnMain = LockedBox(nil as Bool?)
         DispatchQueue.global().async {
             MainContextScheduler.main.schedule { ranOnMain.store(Thread.isMainThread) }
         }
@@ -13,7 +13,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testScheduleNeverRunsSynchronously() {
-        let ran = Atomic(false as Bool?)
+        let ran = LockedBox(false as Bool?)
         MainContextScheduler.main.schedule { ran.store(true) }
         XCTAssertEqual(ran.load(), false)
         pump(until: { ran.load() == true })
@@ -22,7 +22,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     func testDisposingBeforeItRunsCancelsTheWorkAndReleasesIt() {
         final class Tracked: Sendable {}
         weak var tracked: Tracked?
-        let ran = Atomic(false as Bool?)
+        let ran = LockedBox(false as Bool?)
         do {
             let captured = Tracked()
             tracked = captured
@@ -32,7 +32,7 @@ final class MainContextSchedulerTests: GtkTestCase {
             }
             work.dispose()
         }
-        let after = Atomic(false as Bool?)
+        let after = LockedBox(false as Bool?)
         MainContextScheduler.main.schedule { after.store(true) }
         pump(until: { after.load() == true })
         XCTAssertEqual(ran.load(), false)
@@ -40,7 +40,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testATimerRunsAfterWorkScheduledForNow() {
-        let order = Atomic([] as [String]?)
+        let order = LockedBox([] as [String]?)
         MainContextScheduler.main.schedule(after: .milliseconds(30)) { order.modify { $0?.append("timer") } }
         MainContextScheduler.main.schedule { order.modify { $0?.append("now") } }
         pump(until: { order.load()?.count == 2 })
@@ -48,7 +48,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testARepeatingTimerRunsUntilDisposed() {
-        let ticks = Atomic(0 as Int?)
+        let ticks = LockedBox(0 as Int?)
         let timer = MainContextScheduler.main.schedule(after: .milliseconds(1), interval: .milliseconds(5)) {
             ticks.modify { $0! += 1 }
         }
@@ -56,7 +56,7 @@ final class MainContextSchedulerTests: GtkTestCase {
         timer.dispose()
         let count = ticks.load()
         // Another source later than the timer's next tick would have been: the timer stays silent.
-        let later = Atomic(false as Bool?)
+        let later = LockedBox(false as Bool?)
         MainContextScheduler.main.schedule(after: .milliseconds(30)) { later.store(true) }
         pump(until: { later.load() == true })
         XCTAssertEqual(ticks.load(), count)
@@ -65,8 +65,8 @@ final class MainContextSchedulerTests: GtkTestCase {
 
     func testDeliverOnTheMainContextMovesValuesToTheMainThread() {
         let subject = Subject<Int, Never>()
-        let received = Atomic([] as [Int]?)
-        let threads = Atomic([] as [Bool]?)
+        let received = LockedBox([] as [Int]?)
+        let threads = LockedBox([] as [Bool]?)
         let subscription = subject.deliver(on: MainContextScheduler.main).subscribe(next: { value in
             received.modify { $0?.append(value) }
             threads.modify { $0?.append(Thread.isMainThread) }
@@ -90,7 +90,7 @@ final class MainContextSchedulerTests: GtkTestCase {
 final class MainQueueIntegrationTests: GtkTestCase {
     func testDispatchMainAsyncRunsInsideGLibsLoop() {
         XCTAssertTrue(onMain { MainQueueIntegration.isInstalled })
-        let ran = Atomic(false as Bool?)
+        let ran = LockedBox(false as Bool?)
         DispatchQueue.global().async {
             DispatchQueue.main.async { ran.store(Thread.isMainThread) }
         }
@@ -98,20 +98,20 @@ final class MainQueueIntegrationTests: GtkTestCase {
     }
 
     func testQueueSchedulerMainRunsInsideGLibsLoop() {
-        let ran = Atomic(false as Bool?)
+        let ran = LockedBox(false as Bool?)
         QueueScheduler.main.schedule(after: .milliseconds(1)) { ran.store(true) }
         pump(until: { ran.load() == true })
     }
 
     func testMainActorTasksRunInsideGLibsLoop() {
-        let ran = Atomic(false as Bool?)
+        let ran = LockedBox(false as Bool?)
         Task { @MainActor in ran.store(Thread.isMainThread) }
         pump(until: { ran.load() == true })
     }
 }
 
 /// A tiny locked box for values that test closures on other threads record.
-final class Atomic<Value: Sendable>: @unchecked Sendable {
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
     // Safety: `value` is guarded by `lock`.
     private let lock = NSLock()
     private var value: Value

@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `Signal.combineLatest(…, reduce:)`, RAC's `+combineLatest:reduce:` with two to six inputs.

@@ -1,5 +1,5 @@
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// The overloads that let RAC idioms mix failing and non-failing signals in their natural spelling

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
-import TetherTesting
+import TetherTestSupport
 import XCTest
 
 /// `deliverOnMainThread()`, after RAC 2.5's `-deliverOnMainThread`: main-queue delivery, synchronous when

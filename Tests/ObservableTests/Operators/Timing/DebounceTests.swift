@@ -1,4 +1,5 @@
 import Observable
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -1,5 +1,4 @@
 import Synchronization
-import TetherTesting
 import XCTest
 
 // `@testable` for the operators' internal state machines and their timer scaffold.

@@ -1,10 +1,14 @@
-/// A signal built from a marble diagram on a ``TestScheduler`` that also logs its subscriptions.
+import Observable
+
+/// A signal built from a marble diagram on a `TestScheduler` that also logs its subscriptions.
 ///
-/// Use it wherever a signal is expected (it is a ``SignalConvertible``); check ``subscriptions`` to
+/// Use it wherever a signal is expected (it is a `SignalConvertible`); check ``subscriptions`` to
 /// assert when the code under test subscribed and when it let go — for example that a stale search
 /// was cancelled:
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// let search = try scheduler.cold("--r|")
 /// let cancel = try scheduler.cold("-c")
@@ -36,6 +40,8 @@ public final class TestSignal<Value, Failure: Error>: SignalConvertible {
     /// by disposal), or `nil` while it lives.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let search = try scheduler.cold("---r|")
     /// let recorder = search.record(on: scheduler)
@@ -50,6 +56,8 @@ extension TestSignal: @unchecked Sendable where Value: Sendable {}
 /// One subscription to a ``TestSignal``: the scheduler times at which it started and ended.
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// let signal = try scheduler.cold("---|")
 /// scheduler.advance(by: .seconds(1))
@@ -66,6 +74,8 @@ public struct TestSubscription: Hashable, Sendable, CustomStringConvertible {
     /// Creates a record (for expected values in assertions).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let expected = TestSubscription(subscribed: .zero, ended: nil)
     /// ```
     public init(subscribed: Duration, ended: Duration?) {
@@ -76,6 +86,8 @@ public struct TestSubscription: Hashable, Sendable, CustomStringConvertible {
     /// `subscribed @ 1.0 seconds, ended @ 3.0 seconds` or `… still alive`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let signal = try scheduler.cold("-|")
     /// let recorder = signal.record(on: scheduler)
@@ -111,11 +123,13 @@ final class SubscriptionLog: @unchecked Sendable {
 
 extension TestScheduler {
     /// A hot signal that sends the diagram's events at their frames from now, to whoever is
-    /// subscribed then (a ``Subject`` driven by this scheduler). See ``Marbles`` for the notation.
+    /// subscribed then (a `Subject` driven by this scheduler). See ``Marbles`` for the notation.
     ///
     /// `^` marks now (frame 0); events left of it are sent at once, before anyone can subscribe.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum FormError: Error { case closed }
     /// let scheduler = TestScheduler()
     /// let password = try scheduler.hot("-a--b-#", values: ["a": "pw", "b": "secret"], error: FormError.closed)
@@ -135,6 +149,8 @@ extension TestScheduler {
     /// A hot signal that cannot fail, its values looked up in `values`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let valid = try scheduler.hot("-t-f-t", values: ["t": true, "f": false])
     /// ```
@@ -152,6 +168,8 @@ extension TestScheduler {
     /// A hot signal of one-letter strings: each value character is sent as itself.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let text = try scheduler.hot("-a-b--c|")   // sends "a", "b", "c"
     /// ```
@@ -168,6 +186,8 @@ extension TestScheduler {
     /// A hot signal of one-letter strings that fails with `error` at `#`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum IOError: Error { case closed }
     /// let scheduler = TestScheduler()
     /// let lines = try scheduler.hot("-a-#", error: IOError.closed)
@@ -188,6 +208,8 @@ extension TestScheduler {
     /// one). Disposing a subscription cancels its pending events. See ``Marbles`` for the notation.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum SearchError: Error { case offline }
     /// let scheduler = TestScheduler()
     /// let search = try scheduler.cold("--r|", values: ["r": ["Swift", "Linux"]], error: SearchError.offline)
@@ -207,6 +229,8 @@ extension TestScheduler {
     /// A cold signal that cannot fail, its values looked up in `values`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let login = try scheduler.cold("--s|", values: ["s": true])
     /// ```
@@ -224,6 +248,8 @@ extension TestScheduler {
     /// A cold signal of one-letter strings.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let letters = try scheduler.cold("a-b|")
     /// ```
@@ -240,6 +266,8 @@ extension TestScheduler {
     /// A cold signal of one-letter strings that fails with `error` at `#`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum NetworkError: Error { case timedOut }
     /// let scheduler = TestScheduler()
     /// let flaky = try scheduler.cold("a-#", error: NetworkError.timedOut)

@@ -1,3 +1,5 @@
+import Observable
+
 /// Marble diagrams: timelines written as strings, for building test signals and stating expected output.
 ///
 /// ```text
@@ -26,6 +28,8 @@
 /// a test helper never crashes the test run.
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// let text = try scheduler.hot("-a-b--c|")
 /// let upper = text.map { $0.uppercased() }.record(on: scheduler)
@@ -37,6 +41,8 @@ public enum Marbles {
     ///
     /// Pick a smaller frame for short timings, and pass the same `frame:` when you render:
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let input = try scheduler.hot("-a-b", frame: .milliseconds(100))
     /// let recorder = input.record(on: scheduler, frame: .milliseconds(100))
@@ -47,6 +53,8 @@ public enum Marbles {
     /// ``TestRecorder/events``.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum LoginError: Error { case offline }
     /// let scheduler = TestScheduler()
     /// let login = try scheduler.cold("-a-#", values: ["a": 1], error: LoginError.offline)
@@ -71,6 +79,8 @@ public enum Marbles {
     /// Parses a diagram of a signal that cannot fail.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let recorder = try scheduler.hot("-a-b|", values: ["a": 1, "b": 2]).record(on: scheduler)
     /// scheduler.run()
@@ -88,6 +98,8 @@ public enum Marbles {
     /// Parses a diagram of one-letter `String` values (each value character stands for itself).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let recorder = try scheduler.cold("-a-b|").record(on: scheduler)
     /// scheduler.run()
@@ -116,6 +128,8 @@ public enum Marbles {
     /// a smaller `frame:` or one-character symbols, or compare ``TestRecorder/events``.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let events: [TimedEvent<Int, Never>] = [.next(1, at: .seconds(1)), .completed(at: .seconds(2))]
     /// Marbles.render(events, symbol: { _ in "x" })
     /// // "-x|"
@@ -158,6 +172,8 @@ public enum Marbles {
     /// states their times exactly. A diagram never contains a space, so it never starts so.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let events: [TimedEvent<String, Never>] = [.next("a", at: .milliseconds(1500))]
     /// print(Marbles.render(events, symbol: { $0 }).hasPrefix(Marbles.inexactPrefix))   // true
     /// ```
@@ -230,6 +246,8 @@ public enum Marbles {
 /// A malformed marble diagram: what is wrong and where.
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// do { _ = try scheduler.hot("-a-x|", values: ["a": 1]) }
 /// catch { print(error) }
@@ -260,6 +278,8 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Creates an error (for tests of code that validates diagrams).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let error = MarbleError(marbles: "-x", offset: 1, reason: .unknownSymbol("x"))
     /// ```
     public init(marbles: String, offset: Int, reason: Reason) {
@@ -271,6 +291,8 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A readable explanation naming the character and its position.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// do { _ = try Marbles.events("-a-?") } catch { print(error.description) }
     /// ```
     public var description: String {

@@ -1,9 +1,13 @@
+import Observable
+
 /// An event together with the scheduler time at which it happened, as a ``TestRecorder`` records it.
 ///
 /// Equatable when values and failures are, with a readable description, so that
 /// `XCTAssertEqual(recorder.events, [...])` prints a clear timeline when it fails.
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// let recorder = try scheduler.cold("-a|").record(on: scheduler)
 /// scheduler.run()
@@ -19,6 +23,8 @@ public struct TimedEvent<Value, Failure: Error> {
     /// Creates a timed event.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let first = TimedEvent<Int, Never>(.next(1), at: .seconds(1))
     /// ```
     public init(_ event: Event<Value, Failure>, at time: Duration) {
@@ -29,6 +35,8 @@ public struct TimedEvent<Value, Failure: Error> {
     /// A value sent at `time`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let expected: [TimedEvent<Int, Never>] = [.next(1, at: .seconds(1))]
     /// ```
     public static func next(_ value: Value, at time: Duration) -> TimedEvent {
@@ -38,6 +46,8 @@ public struct TimedEvent<Value, Failure: Error> {
     /// A failure sent at `time`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum MyError: Error { case boom }
     /// let expected: [TimedEvent<Int, MyError>] = [.error(.boom, at: .seconds(2))]
     /// ```
@@ -48,6 +58,8 @@ public struct TimedEvent<Value, Failure: Error> {
     /// Completion at `time`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let expected: [TimedEvent<Int, Never>] = [.completed(at: .seconds(3))]
     /// ```
     public static func completed(at time: Duration) -> TimedEvent {
@@ -65,6 +77,8 @@ extension TimedEvent: CustomStringConvertible {
     /// `next(a) @ 1.0 seconds`, `completed @ 3.0 seconds`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// print(TimedEvent<Int, Never>.completed(at: .seconds(3)))   // completed @ 3.0 seconds
     /// ```
     public var description: String {

@@ -1,10 +1,14 @@
+import Observable
+
 /// Records every event a signal sends, with the time on a scheduler's clock, for assertions.
 ///
-/// Subscribe with ``SignalConvertible/record(on:frame:)``; advance the ``TestScheduler``; then compare
+/// Subscribe with ``Observable/SignalConvertible/record(on:frame:)``; advance the `TestScheduler`; then compare
 /// the ``events`` (exact times), the ``values``, or the ``marbles`` string (a diagram when one states the
 /// times exactly, else a listing of the events: see ``Marbles/render(_:frame:start:symbol:)``):
 ///
 /// ```swift
+/// import TetherTesting
+///
 /// let scheduler = TestScheduler()
 /// let clicks = try scheduler.hot("-a-b--c|")
 /// let recorder = clicks.map { $0.uppercased() }.record(on: scheduler)
@@ -30,6 +34,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// (or `.zero` for every event when `scheduler` is `nil`).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let enabled = BehaviorSubject<Bool, Never>(value: false)
     /// let recorder = TestRecorder(enabled, on: scheduler)
@@ -53,6 +59,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Every event so far, in order, with its time.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let recorder = try scheduler.hot("-a|", values: ["a": 1]).record(on: scheduler)
     /// scheduler.run()
@@ -63,6 +71,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The values received so far.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Signal<Bool, Never>(values: [false, true, false]))
     /// XCTAssertEqual(recorder.values, [false, true, false])
     /// ```
@@ -71,6 +81,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the signal completed.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Signal<Int, Never>(values: [1, 2]))
     /// XCTAssertTrue(recorder.isCompleted)
     /// ```
@@ -82,6 +94,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The failure the signal sent, if any.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum LoginError: Error { case disabled }
     /// let recorder = TestRecorder(Signal<Int, LoginError>(error: .disabled))
     /// XCTAssertEqual(recorder.failure, .disabled)
@@ -91,6 +105,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the signal sent a terminal event (completion or failure).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Subject<Int, Never>())
     /// XCTAssertFalse(recorder.isTerminated)
     /// ```
@@ -99,6 +115,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Whether the recording subscription has ended (terminated or disposed).
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Subject<Int, Never>())
     /// recorder.dispose()
     /// XCTAssertTrue(recorder.isDisposed)
@@ -108,6 +126,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Stops recording (disposes the subscription). Recorded events stay available.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Subject<Int, Never>())
     /// recorder.dispose()
     /// ```
@@ -121,6 +141,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// Use one-character values (or ``marbles(values:)``) so the string lines up with the input diagrams.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let recorder = try scheduler.hot("---b---c|").record(on: scheduler)
     /// scheduler.run()
@@ -133,6 +155,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// The recording as a marble string, each value written as `symbol(value)`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(BehaviorSubject<Bool, Never>(value: false))
     /// XCTAssertEqual(recorder.marbles { $0 ? "T" : "F" }, "F")
     /// ```
@@ -146,6 +170,8 @@ public final class TestRecorder<Value, Failure: Error> {
     /// so two different unknown values never look the same, and a comparison with a diagram fails.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// enum Colour { case white, yellow }
     /// let scheduler = TestScheduler()
     /// let colours: [Character: Colour] = ["w": .white, "y": .yellow]
@@ -166,6 +192,8 @@ extension TestRecorder: CustomStringConvertible {
     /// The marble string and the exact events, for failure messages.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let recorder = TestRecorder(Subject<Int, Never>())
     /// print(recorder)   // "-A-B|" [next(A) @ 1.0 seconds, next(B) @ 3.0 seconds, completed @ 4.0 seconds]
     /// ```
@@ -178,6 +206,8 @@ extension SignalConvertible {
     /// Subscribes a ``TestRecorder`` that timestamps events with `scheduler.now`.
     ///
     /// ```swift
+    /// import TetherTesting
+    ///
     /// let scheduler = TestScheduler()
     /// let results = try scheduler.cold("---r--")
     /// let recorder = results.record(on: scheduler)
