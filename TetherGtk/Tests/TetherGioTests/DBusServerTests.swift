@@ -234,6 +234,60 @@ final class DBusServerTests: PrivateBusTestCase {
         XCTAssertNil(releasedCommand, "the exported object released the command")
     }
 
+    func testDictionariesOfVariantsCrossTheBusAsPropertiesAndArguments() throws {
+        let options = MutableProperty<[String: GVariantValue]>(["zoom": GVariantValue(1.5)!])
+        let exported = try server.export(
+            path: path, interface: interface, properties: [.readWrite("Options", options.channel())],
+            methods: [
+                .method("Mode", arguments: [String: GVariantValue].self, returning: String.self) {
+                    try $0.value("mode", as: String.self)
+                }
+            ])
+        defer { exported.dispose() }
+        let get = try Self.bus.gdbus(
+            [
+                "call", "--dest", destination, "--object-path", path, "--method",
+                "org.freedesktop.DBus.Properties.Get", interface, "Options",
+            ]
+        ).finish()
+        XCTAssertEqual(get.output.trimmingCharacters(in: .whitespacesAndNewlines), "(<{'zoom': <1.5>}>,)")
+        let set = try Self.bus.gdbus(
+            [
+                "call", "--dest", destination, "--object-path", path, "--method",
+                "org.freedesktop.DBus.Properties.Set", interface, "Options", "<{'zoom': <2.0>, 'dark': <true>}>",
+            ]
+        ).finish()
+        XCTAssertEqual(set.code, 0, set.output)
+        XCTAssertEqual(try options.value.value("dark", as: Bool.self), true)
+        XCTAssertEqual(try options.value.value("zoom", as: Double.self), 2.0)
+        XCTAssertEqual(try call("Mode", "{'mode': <'fast'>}").output, "('fast',)")
+        let mismatch = try call("Mode", "{'mode': <3>}")
+        XCTAssertNotEqual(mismatch.code, 0)
+        XCTAssertTrue(mismatch.output.contains("the entry 'mode' has the GVariant type 'i', not 's'"), mismatch.output)
+    }
+
+    func testAClientReadingADictionaryPropertyAsAnotherDictionaryTypeGetsATypedError() throws {
+        let exported = try server.export(
+            path: path, interface: interface,
+            properties: [.readOnly("Labels", Signal(value: ["theme": "dark"]))])
+        defer { exported.dispose() }
+        let client = try DBusConnection(address: Self.bus.address)
+        let labels = Locked([[String: String]]())
+        let first = try client.property(
+            "Labels", interface: interface, path: path, on: destination, as: [String: String].self
+        )
+        .subscribe(next: { value in labels.modify { $0.append(value) } })
+        defer { first.dispose() }
+        let failure = Locked<DBusError?>(nil)
+        let second = try client.property(
+            "Labels", interface: interface, path: path, on: destination, as: [String: GVariantValue].self
+        )
+        .subscribe(error: { error in failure.store(error) })
+        defer { second.dispose() }
+        pump(until: { labels.load() == [["theme": "dark"]] && failure.load() != nil })
+        XCTAssertEqual(failure.load(), .typeMismatch(member: "Labels", expected: "a{sv}", actual: "a{ss}"))
+    }
+
     func testMalformedMethodAndSignalNamesAreTypedErrors() {
         XCTAssertThrowsError(try server.export(path: path, interface: interface, methods: [.method("no-dash") {}])) {
             XCTAssertEqual($0 as? DBusError, .invalidName(kind: .member, value: "no-dash"))
