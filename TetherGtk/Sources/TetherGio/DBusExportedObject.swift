@@ -315,3 +315,45 @@ final class ExportedObject: Disposable, @unchecked Sendable {
         if id != 0 { g_dbus_connection_unregister_object(connection.connection, id) }
     }
 }
+
+extension DBusConnection {
+    /// Owns the well-known bus name `name` (`g_bus_own_name_on_connection`) until the result is disposed,
+    /// so that other processes reach this connection's exported objects by that name (`gdbus call --dest
+    /// org.example.App`, `gdbus monitor --dest org.example.App`). Owning is asynchronous: the name is owned
+    /// once the bus has answered (follow it with ``nameOwner(of:)``); while another connection owns it,
+    /// this one waits in the bus's queue and gets it when the other lets it go.
+    ///
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed name or a unique name (`:1.42`,
+    ///   which only the bus gives).
+    ///
+    /// ```swift
+    /// let bus = try DBusConnection.session()
+    /// let name = try bus.ownName("org.example.App")
+    /// // … export objects; gdbus call --session --dest org.example.App …
+    /// name.dispose()   // the name is released
+    /// ```
+    public func ownName(_ name: String) throws(DBusError) -> any Disposable {
+        guard g_dbus_is_name(name) != 0, g_dbus_is_unique_name(name) == 0 else {
+            throw .invalidName(kind: .busName, value: name)
+        }
+        let id = g_bus_own_name_on_connection(connection, name, G_BUS_NAME_OWNER_FLAGS_NONE, nil, nil, nil, nil)
+        return OwnedName(id: id)
+    }
+}
+
+/// A bus name owned until disposed.
+final class OwnedName: Disposable, Sendable {
+    private let id: Mutex<guint>
+
+    init(id: guint) { self.id = Mutex(id) }
+
+    var isDisposed: Bool { id.withLock { $0 == 0 } }
+
+    func dispose() {
+        let owned = id.withLock { id in
+            defer { id = 0 }
+            return id
+        }
+        if owned != 0 { g_bus_unown_name(owned) }
+    }
+}

@@ -288,6 +288,35 @@ final class DBusServerTests: PrivateBusTestCase {
         XCTAssertEqual(failure.load(), .typeMismatch(member: "Labels", expected: "a{sv}", actual: "a{ss}"))
     }
 
+    func testAnOwnedNameReachesTheObjectUntilDisposed() throws {
+        let exported = try server.export(path: path, interface: interface, methods: [.method("Ping") {}])
+        defer { exported.dispose() }
+        let owners = Locked([String?]())
+        let client = try DBusConnection(address: Self.bus.address)
+        let watch = try client.nameOwner(of: "org.tether.Owned").subscribe(next: { owner in
+            owners.modify { $0.append(owner) }
+        })
+        defer { watch.dispose() }
+        pump(until: { owners.load() == [nil] })
+        let name = try server.ownName("org.tether.Owned")
+        pump(until: { owners.load() == [nil, destination] })
+        let ping = try Self.bus.gdbus(
+            ["call", "--dest", "org.tether.Owned", "--object-path", path, "--method", interface + ".Ping"]
+        ).finish()
+        XCTAssertEqual(ping.code, 0, ping.output)
+        name.dispose()
+        pump(until: { owners.load() == [nil, destination, nil] })
+    }
+
+    func testOwningAMalformedOrUniqueNameIsATypedError() {
+        XCTAssertThrowsError(try server.ownName("no dots")) {
+            XCTAssertEqual($0 as? DBusError, .invalidName(kind: .busName, value: "no dots"))
+        }
+        XCTAssertThrowsError(try server.ownName(":1.5")) {
+            XCTAssertEqual($0 as? DBusError, .invalidName(kind: .busName, value: ":1.5"))
+        }
+    }
+
     func testMalformedMethodAndSignalNamesAreTypedErrors() {
         XCTAssertThrowsError(try server.export(path: path, interface: interface, methods: [.method("no-dash") {}])) {
             XCTAssertEqual($0 as? DBusError, .invalidName(kind: .member, value: "no-dash"))
