@@ -75,6 +75,16 @@ final class DBusServerTests: PrivateBusTestCase {
         XCTAssertTrue(broken.output.contains("the disk is full"), broken.output)
     }
 
+    func testAReplyGVariantCannotHoldIsAnErrorReplyNotACrash() throws {
+        let exported = try server.export(
+            path: path, interface: interface, methods: [.method("Huge", returning: Int.self) { Int.max }])
+        defer { exported.dispose() }
+        let result = try call("Huge")
+        XCTAssertNotEqual(result.code, 0)
+        XCTAssertTrue(result.output.contains("org.freedesktop.DBus.Error.Failed"), result.output)
+        XCTAssertTrue(result.output.contains("cannot be sent as a GVariant"), result.output)
+    }
+
     func testArgumentsOfAnotherTypeAreRefusedBeforeTheClosureRuns() throws {
         let calls = Locked(0)
         let exported = try server.export(
