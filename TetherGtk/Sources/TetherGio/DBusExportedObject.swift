@@ -89,8 +89,9 @@ extension DBusConnection {
     ///   - methods: Its methods (``DBusExportedMethod``).
     ///   - signals: Its D-Bus signals (``DBusExportedSignal``).
     /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed path, interface or member name;
-    ///   ``DBusError/remote(name:message:)`` when GDBus refuses the registration (the path and interface
-    ///   are exported already).
+    ///   ``DBusError/invalidArgument(_:)`` for a value type D-Bus cannot carry (a dictionary whose key is
+    ///   not a basic type); ``DBusError/remote(name:message:)`` when GDBus refuses the registration (the path
+    ///   and interface are exported already).
     ///
     /// ```swift
     /// final class Session: KeyPathObservable { @Observed var username = "" }
@@ -114,6 +115,16 @@ extension DBusConnection {
         for property in properties { try Self.check(property.info.name, .member) }
         for method in methods { try Self.check(method.info.name, .member) }
         for signal in signals { try Self.check(signal.name, .member) }
+        // Each type must be one D-Bus can carry (a dictionary's key a basic type; no maybe types).
+        let types =
+            properties.map { ($0.info.name, [$0.info.variantType]) }
+            + methods.map { ($0.info.name, $0.info.inTypes + $0.info.outTypes) }
+            + signals.map { ($0.name, $0.types) }
+        for (member, memberTypes) in types {
+            for type in memberTypes where g_variant_is_signature(type) == 0 || type.isEmpty {
+                throw .invalidArgument("the type '\(type)' of \(member), which D-Bus cannot carry")
+            }
+        }
         let object = ExportedObject(
             connection: self, path: path, interface: interface, properties: properties.map(\.info),
             methods: methods.map(\.info), signals: signals.map { ($0.name, $0.types) })

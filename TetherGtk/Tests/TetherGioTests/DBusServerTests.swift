@@ -327,6 +327,15 @@ final class DBusServerTests: PrivateBusTestCase {
         }
     }
 
+    func testATypeDBusCannotCarryIsATypedError() {
+        let labels = MutableProperty<[[String]: Int32]>([:])
+        XCTAssertThrowsError(
+            try server.export(path: path, interface: interface, properties: [.readOnly("Labels", labels.signal)])
+        ) {
+            XCTAssertEqual($0 as? DBusError, .invalidArgument("the type 'a{asi}' of Labels, which D-Bus cannot carry"))
+        }
+    }
+
     func testMalformedMethodAndSignalNamesAreTypedErrors() {
         XCTAssertThrowsError(try server.export(path: path, interface: interface, methods: [.method("no-dash") {}])) {
             XCTAssertEqual($0 as? DBusError, .invalidName(kind: .member, value: "no-dash"))
