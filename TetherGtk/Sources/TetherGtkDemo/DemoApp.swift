@@ -110,6 +110,7 @@ public func runDemo(arguments: [String]) -> Int32 {
     defer {
         // Written before exit (a key file backend writes on the main loop, later).
         if preferences != nil { g_settings_sync() }
+        publisher?.flush()
         withExtendedLifetime((preferences, publisher)) {}
     }
     var closed = false

@@ -15,11 +15,13 @@ public final class DemoBusPublisher {
     public nonisolated static let path = "/org/tether/GtkDemo"
     /// The exported interface.
     public nonisolated static let interface = "org.tether.GtkDemo"
+    private let bus: DBusConnection
     private let exported: any Disposable
     private let name: any Disposable
 
     /// Exports the state of `login` on `bus` and owns the demo's name there.
     public init(login: LoginViewModel, bus: DBusConnection) throws(DBusError) {
+        self.bus = bus
         let signedInUsers = login.signIn.executionSignals.flatten().map(\.name)
         let user = Signal.merge([Signal(value: ""), signedInUsers])
         exported = try bus.export(
@@ -27,6 +29,11 @@ public final class DemoBusPublisher {
             properties: [.readOnly("SignedIn", user.map { !$0.isEmpty }), .readOnly("User", user)],
             signals: [.signal("SignedInAs", signedInUsers, as: String.self)])
         name = try bus.ownName(Self.busName)
+    }
+
+    /// Sends what is still queued for the bus (before the process exits).
+    public func flush() {
+        g_dbus_connection_flush_sync(bus.gdbusConnection, nil, nil)
     }
 
     isolated deinit {
