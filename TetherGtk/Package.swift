@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TetherGtk", targets: ["TetherGtk"]),
         .executable(name: "tether-gtk-demo", targets: ["tether-gtk-demo"]),
         .executable(name: "tether-gio-watch", targets: ["tether-gio-watch"]),
+        .executable(name: "tether-gio-bench", targets: ["tether-gio-bench"]),
     ],
     dependencies: [
         .package(name: "Tether", path: "..")
@@ -60,6 +61,8 @@ let package = Package(
         .executableTarget(name: "tether-gtk-demo", dependencies: ["TetherGtkDemo"]),
         // A headless example: a bus name's owner or a D-Bus property, printed as it changes.
         .executableTarget(name: "tether-gio-watch", dependencies: ["TetherGio"]),
+        // A benchmark: a D-Bus property change through Tether against a raw GDBus callback (a private bus).
+        .executableTarget(name: "tether-gio-bench", dependencies: ["TetherGio"]),
         // GLib and GIO tests: no display needed.
         .testTarget(name: "TetherGioTests", dependencies: ["TetherGio", "tether-gio-watch"]),
         .testTarget(

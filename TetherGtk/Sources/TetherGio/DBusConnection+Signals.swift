@@ -55,7 +55,7 @@ extension DBusConnection {
     }
 
     /// Reads a tuple variant as the types given, or `nil` when its children are not those.
-    private static func arguments<each Argument: GVariantConvertible>(
+    static func arguments<each Argument: GVariantConvertible>(
         _ tuple: OpaquePointer, as types: repeat (each Argument).Type
     ) -> (repeat each Argument)? {
         var count = 0

@@ -1,7 +1,7 @@
 import CGio
 import Synchronization
 
-/// One property of an object exported with ``DBusConnection/export(path:interface:properties:)``: read-only,
+/// One property of an object exported with ``DBusConnection/export(path:interface:properties:methods:signals:)``: read-only,
 /// its value the latest a signal sent; or read-write, a channel terminal whose values are its value and
 /// which receives what other processes `Set`.
 ///
@@ -71,17 +71,27 @@ struct ExportedPropertyInfo: Sendable {
 
 extension DBusConnection {
     /// Exports an object on the bus (`g_dbus_connection_register_object`) whose properties follow Tether
-    /// signals and channels: other processes read them (`Properties.Get`, `GetAll`), are told of each change
-    /// (`PropertiesChanged`), and set the writable ones (`Properties.Set`). The object leaves the bus when
-    /// the result is disposed.
+    /// signals and channels, whose methods run closures or `Command`s, and whose D-Bus signals are emitted
+    /// from Tether signals: other processes read the properties (`Properties.Get`, `GetAll`), are told of
+    /// each change (`PropertiesChanged`), set the writable ones (`Properties.Set`), call the methods
+    /// (`gdbus call`) and receive the signals (`gdbus monitor`); `Introspect` describes all of it. The object
+    /// leaves the bus when the result is disposed: its path answers `UnknownObject` again, and the signals
+    /// and channels it followed are unsubscribed.
     ///
     /// GDBus answers on the main context that was the calling thread's default (the default main context,
-    /// usually), so run its loop. To be found by name, the process also owns a bus name
-    /// (`org.freedesktop.DBus.RequestName` through ``gdbusConnection``).
+    /// usually), so run its loop; the methods' closures run there. To be found by name, the process also
+    /// owns a bus name (`org.freedesktop.DBus.RequestName` through ``gdbusConnection``).
     ///
-    /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed path, interface or property name;
-    ///   ``DBusError/remote(name:message:)`` when GDBus refuses the registration (the path and interface
-    ///   are exported already).
+    /// - Parameters:
+    ///   - path: The object's path (`/org/example/App`).
+    ///   - interface: The one interface it implements (`org.example.App`).
+    ///   - properties: Its properties (``DBusExportedProperty``).
+    ///   - methods: Its methods (``DBusExportedMethod``).
+    ///   - signals: Its D-Bus signals (``DBusExportedSignal``).
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed path, interface or member name;
+    ///   ``DBusError/invalidArgument(_:)`` for a value type D-Bus cannot carry (a dictionary whose key is
+    ///   not a basic type); ``DBusError/remote(name:message:)`` when GDBus refuses the registration (the path
+    ///   and interface are exported already).
     ///
     /// ```swift
     /// final class Session: KeyPathObservable { @Observed var username = "" }
@@ -90,20 +100,37 @@ extension DBusConnection {
     /// let bus = try DBusConnection.session()
     /// let exported = try bus.export(
     ///     path: "/org/example/App", interface: "org.example.App",
-    ///     properties: [.readOnly("SignedIn", signedIn.signal), .readWrite("Username", session.channel(\.username))])
-    /// signedIn.value = true      // PropertiesChanged: SignedIn true (watch it: gdbus monitor --session)
+    ///     properties: [.readOnly("SignedIn", signedIn.signal), .readWrite("Username", session.channel(\.username))],
+    ///     methods: [.method("SignOut") { signedIn.value = false }],
+    ///     signals: [.signal("SignedInChanged", signedIn.signal.skip(1), as: Bool.self)])
+    /// signedIn.value = true      // PropertiesChanged and SignedInChanged (watch them: gdbus monitor --session)
     /// exported.dispose()         // the object leaves the bus
     /// ```
-    public func export(path: String, interface: String, properties: [DBusExportedProperty]) throws(DBusError)
-        -> any Disposable
-    {
+    public func export(
+        path: String, interface: String, properties: [DBusExportedProperty] = [],
+        methods: [DBusExportedMethod] = [], signals: [DBusExportedSignal] = []
+    ) throws(DBusError) -> any Disposable {
         try Self.check(path, .objectPath)
         try Self.check(interface, .interface)
         for property in properties { try Self.check(property.info.name, .member) }
+        for method in methods { try Self.check(method.info.name, .member) }
+        for signal in signals { try Self.check(signal.name, .member) }
+        // Each type must be one D-Bus can carry (a dictionary's key a basic type; no maybe types).
+        let types =
+            properties.map { ($0.info.name, [$0.info.variantType]) }
+            + methods.map { ($0.info.name, $0.info.inTypes + $0.info.outTypes) }
+            + signals.map { ($0.name, $0.types) }
+        for (member, memberTypes) in types {
+            for type in memberTypes where g_variant_is_signature(type) == 0 || type.isEmpty {
+                throw .invalidArgument("the type '\(type)' of \(member), which D-Bus cannot carry")
+            }
+        }
         let object = ExportedObject(
-            connection: self, path: path, interface: interface, properties: properties.map(\.info))
+            connection: self, path: path, interface: interface, properties: properties.map(\.info),
+            methods: methods.map(\.info), signals: signals.map { ($0.name, $0.types) })
         try object.register()
         object.subscribe(properties)
+        object.subscribe(signals)
         return object
     }
 }
@@ -117,29 +144,49 @@ final class ExportedObject: Disposable, @unchecked Sendable {
     private let interface: String
     private let properties: [String: ExportedPropertyInfo]
     private let order: [String]
+    /// The methods' names and types, in order, for the introspection data.
+    private let methodSignatures: [(name: String, inTypes: [String], outTypes: [String])]
+    private let signals: [(name: String, types: [String])]
     private let state = Mutex<
         (
             values: [String: any GVariantConvertible], registrationID: guint, subscriptions: [any Disposable],
-            disposed: Bool
+            methods: [String: ExportedMethodInfo], disposed: Bool
         )
-    >(([:], 0, [], false))
+    >(([:], 0, [], [:], false))
 
-    init(connection: DBusConnection, path: String, interface: String, properties: [ExportedPropertyInfo]) {
+    init(
+        connection: DBusConnection, path: String, interface: String, properties: [ExportedPropertyInfo],
+        methods: [ExportedMethodInfo], signals: [(name: String, types: [String])]
+    ) {
         self.connection = connection
         self.path = path
         self.interface = interface
         self.properties = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         order = properties.map(\.name)
+        methodSignatures = methods.map { ($0.name, $0.inTypes, $0.outTypes) }
+        let handlers = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        state.withLock { $0.methods = handlers }
+        self.signals = signals
     }
 
     var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// The introspection data of the interface.
     private var xml: String {
-        let members = order.compactMap { properties[$0] }.map { property in
+        let propertyElements = order.compactMap { properties[$0] }.map { property in
             "<property name=\"\(property.name)\" type=\"\(property.variantType)\" access=\"\(property.writable ? "readwrite" : "read")\"/>"
         }
-        return "<node><interface name=\"\(interface)\">\(members.joined())</interface></node>"
+        let methodElements = methodSignatures.map { method in
+            let arguments =
+                method.inTypes.map { "<arg type=\"\($0)\" direction=\"in\"/>" }
+                + method.outTypes.map { "<arg type=\"\($0)\" direction=\"out\"/>" }
+            return "<method name=\"\(method.name)\">\(arguments.joined())</method>"
+        }
+        let signalElements = signals.map { signal in
+            "<signal name=\"\(signal.name)\">\(signal.types.map { "<arg type=\"\($0)\"/>" }.joined())</signal>"
+        }
+        let members = (propertyElements + methodElements + signalElements).joined()
+        return "<node><interface name=\"\(interface)\">\(members)</interface></node>"
     }
 
     func register() throws(DBusError) {
@@ -168,6 +215,10 @@ final class ExportedObject: Disposable, @unchecked Sendable {
             }
             return 1
         }
+        vtable.method_call = { _, _, _, _, method, parameters, invocation, data in
+            let object = Unmanaged<ExportedObject>.fromOpaque(data!).takeUnretainedValue()
+            object.call(String(cString: method!), parameters!, MethodReply(invocation!))
+        }
         let id = g_dbus_connection_register_object(
             connection.connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(self).toOpaque(),
             { data in Unmanaged<ExportedObject>.fromOpaque(data!).release() }, &error)
@@ -189,6 +240,37 @@ final class ExportedObject: Disposable, @unchecked Sendable {
             }
             if !keep { subscription.dispose() }
         }
+    }
+
+    /// Follows each D-Bus signal's Tether signal: emits each value.
+    func subscribe(_ exported: [DBusExportedSignal]) {
+        for signal in exported {
+            let name = signal.name
+            let subscription = signal.subscribe { [weak self] arguments in self?.emit(name, arguments) }
+            let keep: Bool = state.withLock { state in
+                if state.disposed { return false }
+                state.subscriptions.append(subscription)
+                return true
+            }
+            if !keep { subscription.dispose() }
+        }
+    }
+
+    /// Emits the D-Bus signal `name` with `arguments` (a floating tuple; `nil`: not representable).
+    private func emit(_ name: String, _ arguments: OpaquePointer?) {
+        guard let arguments else { return }
+        let registered = state.withLock { !$0.disposed && $0.registrationID != 0 }
+        guard registered else { return g_variant_unref(g_variant_ref_sink(arguments)) }
+        g_dbus_connection_emit_signal(connection.connection, nil, path, interface, name, arguments, nil)
+    }
+
+    /// A method call from another process (on the main context the object was exported from).
+    private func call(_ name: String, _ parameters: OpaquePointer, _ reply: MethodReply) {
+        // The handler (a closure, a command) runs without the lock; disposing releases it.
+        guard let method = state.withLock({ $0.methods[name] }) else {
+            return reply.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(name)")
+        }
+        method.handle(parameters, reply)
     }
 
     private func changed(_ name: String, to value: any GVariantConvertible) {
@@ -228,13 +310,61 @@ final class ExportedObject: Disposable, @unchecked Sendable {
     }
 
     func dispose() {
-        let (id, subscriptions): (guint, [any Disposable]) = state.withLock { state in
-            if state.disposed { return (0, []) }
+        // The methods are released after the lock (a command's deinit sends its completions).
+        let (id, subscriptions, methods): (guint, [any Disposable], [String: ExportedMethodInfo]) = state.withLock {
+            state in
+            if state.disposed { return (0, [], [:]) }
             state.disposed = true
-            defer { state.subscriptions = [] }
-            return (state.registrationID, state.subscriptions)
+            defer {
+                state.subscriptions = []
+                state.methods = [:]
+            }
+            return (state.registrationID, state.subscriptions, state.methods)
         }
         for subscription in subscriptions { subscription.dispose() }
+        withExtendedLifetime(methods) {}
         if id != 0 { g_dbus_connection_unregister_object(connection.connection, id) }
+    }
+}
+
+extension DBusConnection {
+    /// Owns the well-known bus name `name` (`g_bus_own_name_on_connection`) until the result is disposed,
+    /// so that other processes reach this connection's exported objects by that name (`gdbus call --dest
+    /// org.example.App`, `gdbus monitor --dest org.example.App`). Owning is asynchronous: the name is owned
+    /// once the bus has answered (follow it with ``nameOwner(of:)``); while another connection owns it,
+    /// this one waits in the bus's queue and gets it when the other lets it go.
+    ///
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` for a malformed name or a unique name (`:1.42`,
+    ///   which only the bus gives).
+    ///
+    /// ```swift
+    /// let bus = try DBusConnection.session()
+    /// let name = try bus.ownName("org.example.App")
+    /// // … export objects; gdbus call --session --dest org.example.App …
+    /// name.dispose()   // the name is released
+    /// ```
+    public func ownName(_ name: String) throws(DBusError) -> any Disposable {
+        guard g_dbus_is_name(name) != 0, g_dbus_is_unique_name(name) == 0 else {
+            throw .invalidName(kind: .busName, value: name)
+        }
+        let id = g_bus_own_name_on_connection(connection, name, G_BUS_NAME_OWNER_FLAGS_NONE, nil, nil, nil, nil)
+        return OwnedName(id: id)
+    }
+}
+
+/// A bus name owned until disposed.
+final class OwnedName: Disposable, Sendable {
+    private let id: Mutex<guint>
+
+    init(id: guint) { self.id = Mutex(id) }
+
+    var isDisposed: Bool { id.withLock { $0 == 0 } }
+
+    func dispose() {
+        let owned = id.withLock { id in
+            defer { id = 0 }
+            return id
+        }
+        if owned != 0 { g_bus_unown_name(owned) }
     }
 }

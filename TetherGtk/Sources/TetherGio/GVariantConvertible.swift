@@ -1,10 +1,14 @@
 import CGio
 
 /// A Swift type that crosses to GLib as a `GVariant` — the values of GSettings keys and of D-Bus properties:
-/// `Bool` (`b`), `Int32` and `Int` (`i`), `UInt32` (`u`), `Int64` (`x`), `UInt64` (`t`), `Double` (`d`),
-/// `String` (`s`) and `[String]` (`as`). A GSettings key or a D-Bus property is only read or written as the
-/// type whose ``variantType`` is its type; anything else is a typed error
-/// (``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``, ``DBusError/typeMismatch(member:expected:actual:)``).
+/// `Bool` (`b`), `UInt8` (`y`), `Int16` (`n`), `UInt16` (`q`), `Int32` and `Int` (`i`), `UInt32` (`u`),
+/// `Int64` (`x`), `UInt64` (`t`), `Double` (`d`), `String` (`s`), ``DBusObjectPath`` (`o`), any value
+/// (``GVariantValue``, `v`), arrays of these (`[String]` is `as`, `[UInt8]` is `ay`) and dictionaries
+/// (`[String: GVariantValue]` is `a{sv}`, D-Bus's property bags and option maps; `[String: String]` is
+/// `a{ss}`). A GSettings key or a D-Bus property is only read or written as the type whose ``variantType``
+/// is its type; anything else is a typed error (``GSettingsError/typeMismatch(schema:key:keyType:valueType:)``,
+/// ``DBusError/typeMismatch(member:expected:actual:)``), and so is a dictionary entry read as another type
+/// (``GVariantError/typeMismatch(key:expected:actual:)``).
 ///
 /// Conform your own types by converting to and from one of these, for example an enum stored as a string:
 ///
@@ -283,44 +287,152 @@ extension String: GVariantConvertible {
     }
 }
 
-extension Array: GVariantConvertible where Element == String {
-    /// `as`.
+extension UInt8: GVariantConvertible {
+    /// `y`.
     ///
     /// ```swift
-    /// print([String].variantType)   // as
+    /// print(UInt8.variantType)   // y
     /// ```
-    public static var variantType: String { "as" }
+    public static var variantType: String { "y" }
 
-    /// Reads an `as` variant.
+    /// Reads a `y` variant.
     ///
     /// ```swift
-    /// let variant = g_variant_ref_sink(["a", "b"].makeVariant())!
-    /// print([String](variant: variant) ?? [])   // ["a", "b"]
+    /// let variant = g_variant_ref_sink(g_variant_new_byte(2))!
+    /// print(UInt8(variant: variant) ?? 0)   // 2
     /// g_variant_unref(variant)
     /// ```
     public init?(variant: OpaquePointer) {
-        guard g_variant_is_of_type(variant, tether_variant_type_string_array()) != 0 else { return nil }
-        var count: gsize = 0
-        guard let strings = g_variant_get_strv(variant, &count) else {
-            self = []
-            return
-        }
-        defer { g_free(strings) }  // the strings belong to the variant; only the array is ours
-        self = (0..<Int(count)).map { String(cString: strings[$0]!) }
+        guard variantHasType(variant, "y") else { return nil }
+        self = UInt8(g_variant_get_byte(variant))
     }
 
-    /// A floating `as` variant, or `nil` when a string has a NUL character.
+    /// A floating `y` variant.
     ///
     /// ```swift
-    /// let variant = g_variant_ref_sink(["en", "fr"].makeVariant())!
+    /// let variant = g_variant_ref_sink(UInt8(2).makeVariant())!
     /// g_variant_unref(variant)
     /// ```
-    public func makeVariant() -> OpaquePointer? {
-        guard !contains(where: { $0.utf8.contains(0) }) else { return nil }
-        let copies: [UnsafeMutablePointer<CChar>?] = map { strdup($0) }
-        defer { for copy in copies { free(copy) } }
-        return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-            g_variant_new_strv(buffer.baseAddress, gssize(buffer.count))
-        }
+    public func makeVariant() -> OpaquePointer? { g_variant_new_byte(self) }
+}
+
+extension Int16: GVariantConvertible {
+    /// `n`.
+    ///
+    /// ```swift
+    /// print(Int16.variantType)   // n
+    /// ```
+    public static var variantType: String { "n" }
+
+    /// Reads a `n` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_int16(-4))!
+    /// print(Int16(variant: variant) ?? 0)   // -4
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard variantHasType(variant, "n") else { return nil }
+        self = Int16(g_variant_get_int16(variant))
     }
+
+    /// A floating `n` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(Int16(-4).makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_int16(self) }
+}
+
+extension UInt16: GVariantConvertible {
+    /// `q`.
+    ///
+    /// ```swift
+    /// print(UInt16.variantType)   // q
+    /// ```
+    public static var variantType: String { "q" }
+
+    /// Reads a `q` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_uint16(443))!
+    /// print(UInt16(variant: variant) ?? 0)   // 443
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard variantHasType(variant, "q") else { return nil }
+        self = UInt16(g_variant_get_uint16(variant))
+    }
+
+    /// A floating `q` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(UInt16(443).makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_uint16(self) }
+}
+
+/// A D-Bus object path (`o`): NetworkManager's devices and active connections, a media player's track id,
+/// the objects a service lists (`ao` is `[DBusObjectPath]`). Made from a string that is a valid path.
+///
+/// ```swift
+/// let device = try DBusObjectPath("/org/freedesktop/NetworkManager/Devices/1")
+/// print(device)   // /org/freedesktop/NetworkManager/Devices/1
+/// ```
+public struct DBusObjectPath: GVariantConvertible, Hashable, CustomStringConvertible {
+    /// The path's text.
+    ///
+    /// ```swift
+    /// print(try DBusObjectPath("/org/example").rawValue)   // /org/example
+    /// ```
+    public let rawValue: String
+
+    /// The object path `path`.
+    ///
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` when `path` is not a valid object path (it starts
+    ///   with `/`, its elements are `[A-Za-z0-9_]`, no trailing `/` except for `/` itself).
+    ///
+    /// ```swift
+    /// let root = try DBusObjectPath("/")
+    /// ```
+    public init(_ path: String) throws(DBusError) {
+        try DBusConnection.check(path, .objectPath)
+        rawValue = path
+    }
+
+    /// `o`.
+    ///
+    /// ```swift
+    /// print(DBusObjectPath.variantType)   // o
+    /// ```
+    public static var variantType: String { "o" }
+
+    /// Reads an `o` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(g_variant_new_object_path("/org/example"))!
+    /// print(DBusObjectPath(variant: variant)?.rawValue ?? "")   // /org/example
+    /// g_variant_unref(variant)
+    /// ```
+    public init?(variant: OpaquePointer) {
+        guard variantHasType(variant, "o"), let text = g_variant_get_string(variant, nil) else { return nil }
+        rawValue = String(cString: text)
+    }
+
+    /// A floating `o` variant.
+    ///
+    /// ```swift
+    /// let variant = g_variant_ref_sink(try DBusObjectPath("/org/example").makeVariant())!
+    /// g_variant_unref(variant)
+    /// ```
+    public func makeVariant() -> OpaquePointer? { g_variant_new_object_path(rawValue) }
+
+    /// The path's text.
+    ///
+    /// ```swift
+    /// print(try DBusObjectPath("/a/b").description)   // /a/b
+    /// ```
+    public var description: String { rawValue }
 }

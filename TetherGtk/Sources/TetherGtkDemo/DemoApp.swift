@@ -83,6 +83,36 @@ public func runDemo(arguments: [String]) -> Int32 {
         FileHandle.standardError.write(Data("tether-gtk-demo: \(error)\n".utf8))
         return 1
     }
+    // Remembered preferences (GSettings) and the signed-in state on the session bus: both optional, the
+    // demo runs on without them, saying why.
+    var preferences: DemoPreferences?
+    switch DemoPreferences.open() {
+    case .success(let settings):
+        do {
+            preferences = try DemoPreferences(demo: demo, settings: settings)
+        } catch {
+            FileHandle.standardError.write(Data("tether-gtk-demo: preferences not bound: \(error)\n".utf8))
+        }
+    case .failure(let error):
+        FileHandle.standardError.write(Data((DemoPreferences.fallbackMessage(for: error) + "\n").utf8))
+    }
+    var publisher: DemoBusPublisher?
+    switch DemoBusPublisher.publishOnSessionBus(login: demo.loginPanel.login) {
+    case .success(let published):
+        publisher = published
+        print(
+            "tether-gtk-demo: signed-in state on the session bus: gdbus monitor --session --dest \(DemoBusPublisher.busName)"
+        )
+    case .failure(let error):
+        FileHandle.standardError.write(
+            Data("tether-gtk-demo: not publishing the signed-in state on D-Bus (\(error))\n".utf8))
+    }
+    defer {
+        // Written before exit (a key file backend writes on the main loop, later).
+        if preferences != nil { g_settings_sync() }
+        publisher?.flush()
+        withExtendedLifetime((preferences, publisher)) {}
+    }
     var closed = false
     _ = try? demo.window.connect("destroy") { _ in closed = true }
     demo.present()

@@ -2,18 +2,23 @@ import Foundation
 import Synchronization
 import TetherGio
 
-// A headless TetherGio program: follows a bus name's owner or a D-Bus property on the session bus (or the
-// system bus with --system) and prints each value, until stopped or --count values were printed. No GTK,
-// no display: a daemon's loop (g_main_loop_run).
+// A headless TetherGio program: follows a configuration file (inotify, --file), a bus name's owner or a
+// D-Bus property on the session bus (or the system bus with --system) and prints each value, until stopped
+// or --count values were printed. No GTK, no display: a daemon's loop (g_main_loop_run).
 //
+//   tether-gio-watch --file ~/.config/app.conf --name org.freedesktop.Notifications
 //   tether-gio-watch --name org.freedesktop.Notifications
 //   tether-gio-watch --system --dest org.freedesktop.UPower --path /org/freedesktop/UPower \
 //       --interface org.freedesktop.UPower --property OnBattery --type b
 
 let usage = """
-    usage: tether-gio-watch [--system] [--count N] --name BUS_NAME
-           tether-gio-watch [--system] [--count N] --dest BUS_NAME --path OBJECT_PATH --interface INTERFACE
-                            --property NAME --type s|b|i|u|x|t|d|as
+    usage: tether-gio-watch [--file PATH] [--system] [--count N] --name BUS_NAME
+           tether-gio-watch [--file PATH] [--system] [--count N] --dest BUS_NAME --path OBJECT_PATH
+                            --interface INTERFACE --property NAME --type s|b|i|u|x|t|d|as
+           tether-gio-watch [--count N] --file PATH
+
+    --file PATH prints the file's contents, then its contents after each change (an editor's atomic save
+    included), its lines joined with " | ".
 
     """
 
@@ -76,27 +81,41 @@ func run(_ arguments: [String]) -> Never {
         }
     }
     let printer = Printer(limit: options["count"].flatMap(Int.init))
-    var subscription: (any Disposable)?
-    do {
-        let bus = try system ? DBusConnection.system() : DBusConnection.session()
-        if let name = options["name"] {
-            subscription = try bus.nameOwner(of: name).subscribe(next: { owner in
-                printer.report("\(name): \(owner ?? "no owner")")
-            })
-        } else if let property = options["property"], let interface = options["interface"],
-            let path = options["path"], let destination = options["dest"]
-        {
-            subscription = try values(bus, property, interface, path, destination, type: options["type"] ?? "s")
+    var subscriptions: [any Disposable] = []
+    if let file = options["file"] {
+        // The contents first, then after each change; re-read on the file watches' thread.
+        subscriptions.append(
+            Signal.fileContents(at: file)
+                .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").joined(separator: " | ") }
                 .subscribe(
-                    next: { value in printer.report("\(property): \(value)") },
-                    error: { error in stop("tether-gio-watch: \(error)\n", status: 1) })
-        } else {
-            stop(usage, status: 2)
-        }
-    } catch {
-        stop("tether-gio-watch: \(error)\n", status: 1)
+                    next: { text in printer.report("\(file): \(text)") },
+                    error: { error in stop("tether-gio-watch: \(error)\n", status: 1) }))
     }
-    withExtendedLifetime(subscription) { g_main_loop_run(g_main_loop_new(nil, 0)) }
+    let wantsBus = options["name"] != nil || options["property"] != nil
+    if wantsBus || options["file"] == nil {
+        do {
+            let bus = try system ? DBusConnection.system() : DBusConnection.session()
+            if let name = options["name"] {
+                subscriptions.append(
+                    try bus.nameOwner(of: name).subscribe(next: { owner in
+                        printer.report("\(name): \(owner ?? "no owner")")
+                    }))
+            } else if let property = options["property"], let interface = options["interface"],
+                let path = options["path"], let destination = options["dest"]
+            {
+                subscriptions.append(
+                    try values(bus, property, interface, path, destination, type: options["type"] ?? "s")
+                        .subscribe(
+                            next: { value in printer.report("\(property): \(value)") },
+                            error: { error in stop("tether-gio-watch: \(error)\n", status: 1) }))
+            } else {
+                stop(usage, status: 2)
+            }
+        } catch {
+            stop("tether-gio-watch: \(error)\n", status: 1)
+        }
+    }
+    withExtendedLifetime(subscriptions) { g_main_loop_run(g_main_loop_new(nil, 0)) }
     exit(0)
 }
 

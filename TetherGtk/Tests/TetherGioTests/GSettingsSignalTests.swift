@@ -30,7 +30,8 @@ final class GSettingsSignalTests: XCTestCase {
 
     func testTheKeysOfTheSchemaAreListed() throws {
         XCTAssertEqual(
-            Set(try memorySettings().keys), ["username", "remember-me", "window-width", "offset", "volume", "recent"])
+            Set(try memorySettings().keys),
+            ["username", "remember-me", "window-width", "offset", "volume", "recent", "labels", "options"])
     }
 
     func testObservingSendsTheCurrentValueThenEachChangeWithoutRepeats() throws {
@@ -162,6 +163,32 @@ final class GSettingsSignalTests: XCTestCase {
         g_settings_sync()
         XCTAssertEqual(store.gsettings("get", TestSchema.id, "recent"), "['x', 'y']")
         XCTAssertEqual(store.gsettings("get", TestSchema.id, "window-width"), "2048")
+    }
+
+    func testDictionaryKeysRoundTripWithAnotherProcess() throws {
+        let store = SharedKeyFile()
+        let settings = try GSettingsHandle(
+            schema: TestSchema.id, schemaDirectory: TestSchema.directory, backend: .keyfile(path: store.path))
+        try settings.set(["theme": "dark"], forKey: "labels")
+        try settings.set(["zoom": GVariantValue(1.5)!], forKey: "options")
+        g_settings_sync()
+        XCTAssertEqual(store.gsettings("get", TestSchema.id, "labels"), "{'theme': 'dark'}")
+        XCTAssertEqual(store.gsettings("get", TestSchema.id, "options"), "{'zoom': <1.5>}")
+        let received = Locked([[String: GVariantValue]]())
+        let subscription = try settings.observe(key: "options", as: [String: GVariantValue].self).subscribe(next: {
+            value in received.modify { $0.append(value) }
+        })
+        defer { subscription.dispose() }
+        store.gsettings("set", TestSchema.id, "options", "{'zoom': <2.0>, 'sidebar': <true>}")
+        pump(until: { received.load().count == 2 })
+        let latest = received.load()[1]
+        XCTAssertEqual(try latest.value("zoom", as: Double.self), 2.0)
+        XCTAssertEqual(try latest.value("sidebar", as: Bool.self), true)
+        XCTAssertThrowsError(try settings.value(forKey: "options", as: [String: String].self)) {
+            XCTAssertEqual(
+                $0 as? GSettingsError,
+                .typeMismatch(schema: TestSchema.id, key: "options", keyType: "a{sv}", valueType: "a{ss}"))
+        }
     }
 
     func testDisposedObservationsReleaseTheHandleAndItsGSettingsObject() throws {

@@ -43,6 +43,37 @@ final class WatchExampleTests: PrivateBusTestCase {
         XCTAssertEqual(result.output, "org.tether.Watched: no owner\norg.tether.Watched: \(owner)\n")
     }
 
+    func testTheExampleFollowsAConfigurationFileThroughAnAtomicSave() throws {
+        let directory = TestSchema.temporaryDirectory("watch")
+        let file = directory + "/app.conf"
+        try Data("level=info\nname=ann\n".utf8).write(to: URL(fileURLWithPath: file))
+        let watcher = try watch(["--file", file, "--count", "2"])
+        pump(until: { watcher.outputSoFar == "\(file): level=info | name=ann\n" })
+        // An editor's save: a new file renamed over the old one.
+        try Data("level=debug\n".utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        let result = watcher.finish()
+        XCTAssertEqual(result.code, 0, result.output)
+        XCTAssertEqual(result.output, "\(file): level=info | name=ann\n\(file): level=debug\n")
+    }
+
+    func testAFileAndABusNameAreFollowedTogether() throws {
+        let directory = TestSchema.temporaryDirectory("watch")
+        let file = directory + "/app.conf"
+        try Data("on".utf8).write(to: URL(fileURLWithPath: file))
+        let watcher = try watch(["--file", file, "--name", "org.tether.Both", "--count", "2"])
+        let result = watcher.finish()
+        XCTAssertEqual(result.code, 0, result.output)
+        XCTAssertEqual(
+            Set(result.output.split(separator: "\n")), ["\(file): on", "org.tether.Both: no owner"], result.output)
+    }
+
+    func testAMissingFileIsATypedErrorAndExitStatus1() throws {
+        let missing = TestSchema.temporaryDirectory("watch") + "/nothing.conf"
+        let result = try watch(["--file", missing]).finish()
+        XCTAssertEqual(result.code, 1)
+        XCTAssertTrue(result.output.contains(missing), result.output)
+    }
+
     func testBadArgumentsPrintTheUsage() throws {
         let result = try watch(["--frobnicate"]).finish()
         XCTAssertEqual(result.code, 2)

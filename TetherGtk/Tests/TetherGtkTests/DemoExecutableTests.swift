@@ -43,6 +43,49 @@ final class DemoExecutableTests: XCTestCase {
         XCTAssertNotEqual(invalid, signedIn)
     }
 
+    func testTheDemoRemembersTheUsernameInItsKeyFileAndPublishesItsSignIn() throws {
+        let executable = try XCTUnwrap(executable)
+        let configHome = DemoSchema.temporaryDirectory("config")
+        let screenshot = configHome + "/shot.png"
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let monitor = try bus.gdbus(["monitor", "--dest", "org.tether.GtkDemo"])
+        defer { monitor.terminate() }
+        pump(until: { monitor.outputSoFar.contains("Monitoring signals") })
+        let environment = [
+            "GSETTINGS_SCHEMA_DIR": DemoSchema.directory, "XDG_CONFIG_HOME": configHome,
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "GTK_A11Y": "none",
+        ]
+        let demo = try CollectingProcess(
+            executable.path,
+            ["--username", "tether", "--password", "password", "--sign-in", "--screenshot", screenshot],
+            environment: environment
+        ).finish()
+        XCTAssertEqual(demo.code, 0, demo.output)
+        XCTAssertFalse(demo.output.contains("not remembering"), demo.output)
+        pump(until: { monitor.outputSoFar.contains("SignedInAs ('tether',)") })
+        // Another process reads what the demo stored.
+        let stored = runToEnd(
+            "/usr/bin/env", ["gsettings", "get", "org.tether.GtkDemo", "username"],
+            environment: [
+                "GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": configHome,
+                "GSETTINGS_SCHEMA_DIR": DemoSchema.directory,
+            ])
+        XCTAssertEqual(stored.output.trimmingCharacters(in: .whitespacesAndNewlines), "'tether'")
+    }
+
+    func testWithoutItsSchemaTheDemoSaysSoAndStillRuns() throws {
+        let executable = try XCTUnwrap(executable)
+        let configHome = DemoSchema.temporaryDirectory("config")
+        let demo = try CollectingProcess(
+            executable.path, ["--screenshot", configHome + "/shot.png"],
+            environment: ["XDG_CONFIG_HOME": configHome, "GTK_A11Y": "none", "GSETTINGS_SCHEMA_DIR": configHome]
+        ).finish()
+        XCTAssertEqual(demo.code, 0, demo.output)
+        XCTAssertTrue(demo.output.contains("not remembering the username and window size"), demo.output)
+        XCTAssertTrue(demo.output.contains("wrote " + configHome + "/shot.png"), demo.output)
+    }
+
     func testABadArgumentExitsWithUsage() throws {
         let executable = try XCTUnwrap(executable)
         let process = Process()

@@ -66,6 +66,13 @@ final class RunningProcess: Sendable {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Stops a process that runs until stopped (`gdbus monitor`) and waits for it.
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+
     /// What the process printed so far.
     var outputSoFar: String { String(decoding: collected.load(), as: UTF8.self) }
 

@@ -20,6 +20,8 @@ enum TestSchema {
             <key name="offset" type="i"><default>0</default></key>
             <key name="volume" type="d"><default>0.5</default></key>
             <key name="recent" type="as"><default>[]</default></key>
+            <key name="labels" type="a{ss}"><default>{}</default></key>
+            <key name="options" type="a{sv}"><default>{}</default></key>
           </schema>
           <schema id="org.tether.Relocatable">
             <key name="name" type="s"><default>'unnamed'</default></key>
