@@ -90,15 +90,6 @@ extension Signal {
     }
 }
 
-/// A subject's or a property's gate, as the reentrancy check reads it: only from the thread that owns it
-/// (the one delivering), which alone appends to its local queue.
-protocol ReentrancyProbe: AnyObject, Sendable {
-    /// How many sends the owning thread queued while delivering.
-    var reentrantQueueCount: Int { get }
-    /// The last of them, described.
-    var lastReentrantSend: String { get }
-}
-
 extension SerialGate: ReentrancyProbe {
     var reentrantQueueCount: Int { localCount }
     var lastReentrantSend: String { local.last.map(describeSubmission) ?? "?" }

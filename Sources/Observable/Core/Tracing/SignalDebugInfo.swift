@@ -127,3 +127,12 @@ private let signalNumbers = Atomic<Int>(0)
 /// The public names of the internal helpers that make the signals of several operators (`flatMap`,
 /// `flatMapLatest`, `concatMap`, `flatten`, `switchToLatest` and `concat` all make theirs in `flattened`).
 private let internalHelperNames = ["mergeSignals": "merge", "flattened": "flatten", "retrying": "retry"]
+
+/// A subject's or a property's gate, as the reentrancy check reads it: only from the thread that owns it
+/// (the one delivering), which alone appends to its local queue.
+protocol ReentrancyProbe: AnyObject, Sendable {
+    /// How many sends the owning thread queued while delivering.
+    var reentrantQueueCount: Int { get }
+    /// The last of them, described.
+    var lastReentrantSend: String { get }
+}
