@@ -197,8 +197,8 @@ report_run() {
     local dir=$1 log=$2 from_line=$3 rc=$4 results=${5:-$1/results} checks=${6:-$1/output-checks}
     tail -n +"$from_line" "$log" | awk -v rc="$rc" -v results="$results" -v expected="$dir/expected" \
         -v checks="$checks" '
-        # Runs of spaces and line breaks count as one space.
-        function squeeze(text) { gsub(/[ \t\r\n]+/, " ", text); sub(/^ /, "", text); sub(/ $/, "", text); return text }
+        # Runs of spaces, commas and line breaks count as one space.
+        function squeeze(text) { gsub(/[ \t\r\n,]+/, " ", text); sub(/^ /, "", text); sub(/ $/, "", text); return text }
         # Whether `printed` is what `stated` says; "…" in `stated` stands for any text.
         function matches(printed, stated,    n, piece, i, at, rest) {
             printed = squeeze(printed)

@@ -16,10 +16,13 @@
 # these lines are left out — run-doc-examples.sh leaves out the blocks that do not compile in one build,
 # to run the others), TETHER_DOC_EXPECT (a file: the output each example's comments state, below).
 #
-# Output comments (Scripts/README.md, "Output comments"): in a block that is run, a trailing `// text` on a
-# line that calls `print(`, a trailing `// prints text` on any line, and the full-line `// text` comments
-# directly after a line of code (no blank line between), each state one printed line; `prints ` is dropped,
-# `prints nothing…` states no output; a comment wrapped in parentheses, `// (…)`, is prose. With
+# Output comments (Scripts/README.md, "Output comments"): in a block that is run, the trailing comments of
+# a column — consecutive lines of code that each end with a `// comment`, up to a blank line or a line
+# without one — in which a line calls `print(` or a comment starts with `prints`; and the full-line
+# `// text` comments directly after a line of code that does not open a body (`{`, `in`), with no blank
+# line between. Each states printed lines: `prints ` is dropped, `prints nothing…` states none, `(empty)`
+# stands for an empty string, ` — ` starts an aside; a comment wrapped in parentheses, `// (…)`, is prose
+# (in a column too). With
 # TETHER_DOC_EXPECT, one line per output comment — `E<TAB>file:line<TAB>comment line<TAB>text`, `file:line`
 # being the example's as in docExamples() — and `U<TAB>file:line<TAB>reason` for a block marked
 # `<!-- example: output-unchecked: why -->`.
@@ -81,7 +84,18 @@ tether_doc_generate() {
             if (comment ~ /^\// || comment ~ /^\(.*\)$/) return "\001"
             if (comment ~ /^prints nothing/) return ""
             sub(/^prints /, "", comment)
+            sub(/ — .*$/, "", comment)
+            gsub(/\(empty\)/, "", comment)
             return comment
+        }
+        # The comments of the column that ends: output comments if it prints.
+        function end_column(    i) {
+            for (i = 1; i <= column_n; i++)
+                if (column_output || !column_trailing[i]) expect(column_line[i], column_text[i])
+            column_n = 0; column_output = 0
+        }
+        function column_add(line, text, trailing) {
+            column_n++; column_line[column_n] = line; column_text[column_n] = text; column_trailing[column_n] = trailing
         }
         function expect(line, text) {
             if (text == "\001") return
@@ -91,7 +105,7 @@ tether_doc_generate() {
             if (inside != 0) {
                 printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
                 failed = 1
-                if (inside == 1) { out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
+                if (inside == 1) { end_column(); out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
             }
             inside = 0; marker = ""; pending = ""; pending_reason = ""; pending_unchecked = ""
         }
@@ -162,7 +176,7 @@ tether_doc_generate() {
                 failed = 1
             }
             inside = 1; count++
-            block = ""; expects = 0; after_code = 0
+            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
                 out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
@@ -172,6 +186,7 @@ tether_doc_generate() {
         }
         inside > 0 && /^[ \t]*```[ \t]*$/ {
             if (inside == 1) {
+                end_column()
                 out("#sourceLocation()")
                 if (marker != "top-level") out("}")
                 out("")
@@ -212,15 +227,20 @@ tether_doc_generate() {
         inside == 1 && marker != "top-level" && expect_file != "" {
             line = substr($0, indent + 1)
             if (line ~ /^[ \t]*$/) {
-                after_code = 0
+                end_column(); after_code = 0
             } else {
                 split_comment(line)
                 if (code_part !~ /^[ \t]*$/) {
-                    after_code = 1
-                    if (has_comment && (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/ || comment_part ~ /^[ \t]*prints( |$)/))
-                        expect(FNR, stated(comment_part))
+                    if (has_comment) {
+                        column_add(FNR, stated(comment_part), 1)
+                        if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/ || comment_part ~ /^[ \t]*prints( |$)/)
+                            column_output = 1
+                    } else {
+                        end_column()
+                    }
+                    after_code = code_part !~ /(\{|[ \t]in)[ \t]*$/   # a comment opening a body is about it
                 } else if (after_code) {
-                    expect(FNR, stated(comment_part))
+                    column_add(FNR, stated(comment_part), 0)
                 }
             }
         }
