@@ -193,7 +193,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```swift
     /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
     /// let slider = Slider()
-    /// slider.signal(for: .valueChanged).subscribe(next: { print($0.value) })   // read on the control's thread
+    /// slider.signal(for: .valueChanged).subscribe(next: { print($0.value) })   // (read on the control's thread)
     /// ```
     public func signal(for events: ControlEvents) -> Signal<Sender, Never> {
         weak let registry = self

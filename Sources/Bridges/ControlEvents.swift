@@ -91,7 +91,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// ```swift
     /// final class TextField: ActionSource { let actions = ActionRegistry<TextField>(); var text = "" }
     /// let field = TextField()
-    /// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })   // RAC's rac_textSignal
+    /// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })   // (RAC's rac_textSignal)
     /// ```
     public static let editingChanged = ControlEvents(rawValue: 1 << 17)
     /// Editing ended in a text control.

@@ -81,9 +81,9 @@ extension SignalConvertible where Value: Sendable {
 /// enum ReadError: Error { case closed }
 /// let lines = Signal<String, ReadError>(values: ["a", "b"])
 /// do {
-///     for try await line in lines.values { print(line) }
+///     for try await line in lines.values { print(line) }   // a, b
 /// } catch {
-///     print("failed:", error)                              // error: ReadError
+///     print("failed:", error)                              // (not reached here: error is a ReadError)
 /// }
 /// ```
 public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {

@@ -25,7 +25,7 @@ extension Signal {
     ///     results.rows = ["a", "b"]
     ///     return results
     /// }
-    /// results.subscribe(next: { print($0.rows) })   // on the main queue
+    /// results.subscribe(next: { print($0.rows) })   // ["a", "b"] — on the main queue
     /// ```
     public static func start<Work: Scheduler, Delivery: Scheduler>(
         on workScheduler: Work,

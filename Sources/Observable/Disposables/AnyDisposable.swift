@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let timer = AnyDisposable { print("cancelled") }
-/// timer.dispose()   // prints "cancelled"
+/// timer.dispose()   // prints cancelled
 /// timer.dispose()   // prints nothing: disposing is idempotent
 /// ```
 public final class AnyDisposable: Disposable, @unchecked Sendable {

@@ -40,7 +40,7 @@ public final class DeallocationToken: @unchecked Sendable {
 /// }
 /// let screen = LoginScreen()
 /// let ticks = Subject<Int, Never>()
-/// ticks.take(until: screen.deallocated).subscribe(next: { print($0) })   // ends with the screen
+/// ticks.take(until: screen.deallocated).subscribe(next: { print($0) })   // (ends with the screen)
 /// ```
 public protocol DeallocationObservable: AnyObject {
     /// The token stored in this object (a `let`, which nothing else holds).

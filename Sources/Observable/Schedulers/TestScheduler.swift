@@ -12,8 +12,8 @@ import Synchronization
 /// let scheduler = TestScheduler()
 /// scheduler.schedule(after: .seconds(2)) { print("b") }
 /// scheduler.schedule(after: .seconds(1)) { print("a") }
-/// scheduler.advance(by: .seconds(1))   // prints "a"; now == 1 s
-/// scheduler.run()                      // prints "b"; now == 2 s
+/// scheduler.advance(by: .seconds(1))   // prints a — now == 1 s
+/// scheduler.run()                      // prints b — now == 2 s
 /// ```
 ///
 /// - Complexity: scheduling, cancelling (disposing what `schedule` returned) and running each action

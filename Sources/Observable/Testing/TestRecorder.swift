@@ -166,7 +166,9 @@ extension TestRecorder: CustomStringConvertible {
     /// The marble string and the exact events, for failure messages.
     ///
     /// ```swift
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.cold("-A-B|").record(on: scheduler)
+    /// scheduler.run()
     /// print(recorder)   // "-A-B|" [next(A) @ 1.0 seconds, next(B) @ 3.0 seconds, completed @ 4.0 seconds]
     /// ```
     public var description: String {

@@ -35,8 +35,8 @@ extension SignalConvertible {
     /// ```swift
     /// Signal(values: ["a", "b", "c"]).scan("", indexed: { running, letter, index in
     ///     running + letter + String(index)
-    /// })
-    /// // "a0", "a0b1", "a0b1c2"
+    /// }).subscribe(next: { print($0) })
+    /// // a0, a0b1, a0b1c2
     /// ```
     /// Marble (sum of value × index): `-1-2-3-|` → `-0-2-8-|`
     @inlinable
