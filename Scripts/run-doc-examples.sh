@@ -457,7 +457,8 @@ for mode in "${modes[@]}"; do
     output_checked=$(wc -l <"$dir/output-checks")
     output_wrong=$(grep -c '^WRONG ' "$dir/output-checks" || true)
     output_unchecked=$(grep -c '^U' "$dir/expected" || true)
-    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race/wrong output, $skipped compile-only; $output_checked examples' output checked against their comments, $output_wrong wrong, $output_unchecked marked output-unchecked; $blocks_left_out errors in blocks left out, $compile_failures of ${#slugs[@]} sources do not compile at all, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
+    output_unstated=$(grep -c '^P' "$dir/expected" || true)
+    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race/wrong output, $skipped compile-only; $output_checked examples' output checked against their comments, $output_wrong wrong, $output_unchecked marked output-unchecked, $output_unstated print with no output comment; $blocks_left_out errors in blocks left out, $compile_failures of ${#slugs[@]} sources do not compile at all, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
     if [ "$bad" -gt 0 ] || [ $compile_failures -gt 0 ] || [ $blocks_left_out -gt 0 ] || [ $warnings -gt 0 ]; then
         overall=1
     fi

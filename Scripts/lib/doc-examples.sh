@@ -24,8 +24,9 @@
 # stands for an empty string, ` — ` starts an aside; a comment wrapped in parentheses, `// (…)`, is prose
 # (in a column too). With
 # TETHER_DOC_EXPECT, one line per output comment — `E<TAB>file:line<TAB>comment line<TAB>text`, `file:line`
-# being the example's as in docExamples() — and `U<TAB>file:line<TAB>reason` for a block marked
-# `<!-- example: output-unchecked: why -->`.
+# being the example's as in docExamples() —, `U<TAB>file:line<TAB>reason` for a block marked
+# `<!-- example: output-unchecked: why -->`, and `P<TAB>file:line` for one that calls `print(` but has no
+# output comment.
 tether_doc_generate() {
     local output=$1 mode=$2
     shift 2
@@ -50,6 +51,8 @@ tether_doc_generate() {
             if (expect_file != "" && marker != "top-level" && marker != "compile-only") {
                 if (unchecked != "")
                     printf "U\t%s:%d\t%s\n", file, opened + 1, unchecked > expect_file
+                else if (expects == 0 && block_prints)
+                    printf "P\t%s:%d\n", file, opened + 1 > expect_file
                 else
                     for (i = 1; i <= expects; i++)
                         printf "E\t%s:%d\t%d\t%s\n", file, opened + 1, expect_line[i], expect_text[i] > expect_file
@@ -176,7 +179,7 @@ tether_doc_generate() {
                 failed = 1
             }
             inside = 1; count++
-            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0
+            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0; block_prints = 0
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
                 out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
@@ -231,6 +234,7 @@ tether_doc_generate() {
             } else {
                 split_comment(line)
                 if (code_part !~ /^[ \t]*$/) {
+                    if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/) block_prints = 1
                     if (has_comment) {
                         column_add(FNR, stated(comment_part), 1)
                         if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/ || comment_part ~ /^[ \t]*prints( |$)/)
