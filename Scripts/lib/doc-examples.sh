@@ -22,7 +22,7 @@
 # `// text` comments directly after a line of code that does not open a body (`{`, `in`), with no blank
 # line between. Each states printed lines: `prints ` is dropped, `prints nothing…` states none, `(empty)`
 # stands for an empty string, ` — ` starts an aside; a comment wrapped in parentheses, `// (…)`, is prose
-# (in a column too). With
+# (in a column too) unless it looks like a printed tuple: `(` then a quote, a digit, `-`, `[` or `(`. With
 # TETHER_DOC_EXPECT, one line per output comment — `E<TAB>file:line<TAB>comment line<TAB>text`, `file:line`
 # being the example's as in docExamples() —, `U<TAB>file:line<TAB>reason` for a block marked
 # `<!-- example: output-unchecked: why -->`, and `P<TAB>file:line` for one that calls `print(` but has no
@@ -84,7 +84,7 @@ tether_doc_generate() {
         # The printed line an output comment states; "\001" for prose: `// (…)`, or a `///` line.
         function stated(comment) {
             sub(/^[ \t]+/, "", comment); sub(/[ \t]+$/, "", comment)
-            if (comment ~ /^\// || comment ~ /^\(.*\)$/) return "\001"
+            if (comment ~ /^\// || (comment ~ /^\(.*\)$/ && comment !~ /^\(["0-9(\[-]/)) return "\001"
             if (comment ~ /^prints nothing/) return ""
             sub(/^prints /, "", comment)
             sub(/ — .*$/, "", comment)

@@ -23,9 +23,9 @@ import Synchronization
 ///
 /// let button = Button()
 /// let tap = button.addAction(for: .primaryAction) { sender in print("tapped", sender.title) }
-/// button.click()      // tapped OK
+/// button.click()      // prints tapped OK
 /// tap.dispose()
-/// button.click()      // nothing
+/// button.click()      // prints nothing
 /// ```
 public final class ActionRegistry<Sender: AnyObject> {
     /// One registered action.

@@ -20,7 +20,7 @@ import Observable
 ///
 /// let field = TextField()
 /// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })
-/// field.text = "ada"   // ada
+/// field.text = "ada"   // prints ada
 /// ```
 public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// The type the actions receive as their sender (the adopting class).
@@ -129,8 +129,8 @@ extension ActionSource {
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let signIn = Command { print("signing in") }
     /// let signInButton = Button()
-    /// signInButton.bind(command: signIn, input: { _ in })   // module Binding
-    /// signInButton.sendActions(for: .primaryAction)          // signing in — before this returns
+    /// signInButton.bind(command: signIn, input: { _ in })   // (module Binding)
+    /// signInButton.sendActions(for: .primaryAction)          // prints signing in — before this returns
     /// ```
     public var triggers: Signal<ActionSender, Never> {
         signal(for: .primaryAction)

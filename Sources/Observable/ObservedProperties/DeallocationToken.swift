@@ -11,7 +11,7 @@
 /// }
 /// var screen: SearchScreen? = SearchScreen()
 /// screen!.deallocated.subscribe(completed: { print("gone") })
-/// screen = nil   // gone
+/// screen = nil   // prints gone
 /// ```
 ///
 /// A ``KeyPathObservable`` class finds a token stored in it by itself (its ``KeyPathObservable/deallocated``
@@ -61,7 +61,7 @@ extension DeallocationObservable {
     /// final class Screen: DeallocationObservable { let deallocationToken = DeallocationToken() }
     /// var screen: Screen? = Screen()
     /// screen!.deallocated.subscribe(completed: { print("gone") })
-    /// screen = nil   // gone
+    /// screen = nil   // prints gone
     /// ```
     /// Marble: `----|` (completes at deinit)
     public var deallocated: Signal<Void, Never> {

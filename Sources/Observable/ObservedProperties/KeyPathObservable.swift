@@ -155,7 +155,7 @@ extension KeyPathObservable {
     /// final class LoginViewModel: KeyPathObservable { @Observed var username = "" }
     /// var vm: LoginViewModel? = LoginViewModel()
     /// vm!.deallocated.subscribe(completed: { print("gone") })
-    /// vm = nil   // gone
+    /// vm = nil   // prints gone
     /// ```
     /// Marble: `----|` (completes at deinit)
     public var deallocated: Signal<Void, Never> {

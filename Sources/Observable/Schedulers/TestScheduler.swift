@@ -99,7 +99,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
-    /// scheduler.advance(by: .seconds(2))   // tick tick tick (at 0, 1 and 2 s)
+    /// scheduler.advance(by: .seconds(2))   // prints tick, tick, tick — at 0, 1 and 2 s
     /// ```
     @discardableResult
     public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)

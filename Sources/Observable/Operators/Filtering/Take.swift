@@ -191,7 +191,7 @@ extension SignalConvertible {
     /// let cached = Subject<String, Never>()
     /// let fresh = Subject<String, Never>()
     /// cached.take(untilReplacement: fresh).subscribe(next: { print($0) })
-    /// cached.send("cached")   // cached
+    /// cached.send("cached")   // prints cached
     /// fresh.send("fresh")     // fresh
     /// cached.send("stale")    // (nothing)
     /// ```

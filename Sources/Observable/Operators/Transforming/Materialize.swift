@@ -49,7 +49,7 @@ extension SignalConvertible {
     /// enum MyError: Error { case boom }
     /// let events = Subject<Event<Int, MyError>, MyError>()
     /// events.dematerialize().subscribe(next: { print($0) })
-    /// events.send(.next(1))   // 1
+    /// events.send(.next(1))   // prints 1
     /// ```
     /// Marble: `-next(1)-completed-` → `-1-|`
     @inlinable
