@@ -213,7 +213,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     ///
     /// ```swift
     /// let registry = ActionRegistry<AnyObject>()
-    /// registry.count   // 0
+    /// print(registry.count)   // 0
     /// ```
     public var count: Int { lock.withLock { entries.count } }
 
@@ -221,7 +221,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     ///
     /// ```swift
     /// let registry = ActionRegistry<AnyObject>()
-    /// registry.allControlEvents.contains(.valueChanged)   // false
+    /// print(registry.allControlEvents.contains(.valueChanged))   // false
     /// ```
     public var allControlEvents: ControlEvents {
         lock.withLock { entries.reduce(into: ControlEvents()) { $0.formUnion($1.events) } }

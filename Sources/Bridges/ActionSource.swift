@@ -39,7 +39,7 @@ public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// ```swift
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let button = Button()
-    /// button.actionSender === button   // true
+    /// print(button.actionSender === button)   // true
     /// ```
     var actionSender: ActionSender { get }
 }
@@ -50,7 +50,7 @@ extension ActionSource where ActionSender == Self {
     /// ```swift
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let button = Button()
-    /// button.actionSender === button   // true
+    /// print(button.actionSender === button)   // true
     /// ```
     public var actionSender: Self { self }
 }

@@ -17,7 +17,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// The bits of the set.
     ///
     /// ```swift
-    /// ControlEvents.valueChanged.rawValue   // 4096
+    /// print(ControlEvents.valueChanged.rawValue)   // 4096
     /// ```
     public let rawValue: UInt32
 
@@ -133,7 +133,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     ///
     /// ```swift
     /// let mine = ControlEvents(rawValue: 1 << 24)
-    /// ControlEvents.applicationReserved.contains(mine)   // true
+    /// print(ControlEvents.applicationReserved.contains(mine))   // true
     /// ```
     public static let applicationReserved = ControlEvents(rawValue: 0xFF00_0000)
     /// Every event, including application-defined ones.

@@ -20,7 +20,7 @@ public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The signal number, e.g. `SIGINT`.
     ///
     /// ```swift
-    /// UnixSignal.interrupt.rawValue == SIGINT   // true
+    /// print(UnixSignal.interrupt.rawValue == SIGINT)   // true
     /// ```
     public let rawValue: Int32
 

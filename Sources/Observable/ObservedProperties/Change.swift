@@ -77,7 +77,7 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     ///
     /// ```swift
-    /// ObservationOptions.prior.rawValue   // 8
+    /// print(ObservationOptions.prior.rawValue)   // 8
     /// ```
     public let rawValue: Int
 

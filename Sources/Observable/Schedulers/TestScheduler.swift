@@ -50,7 +50,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// scheduler.advance(by: .seconds(3))
-    /// scheduler.now   // 3 seconds
+    /// print(scheduler.now)   // 3.0 seconds
     /// ```
     public var now: Duration { lock.withLock { clock } }
 

@@ -3,7 +3,7 @@ extension SignalConvertible {
     /// `initial` (RAC's `combinePreviousWithStart:reduce:`; reduce the pairs with `map`).
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).combinePrevious(0).map { $1 - $0 }   // 1, 1, 1
+    /// Signal(values: [1, 2, 3]).combinePrevious(0).map { $1 - $0 }.subscribe(next: { print($0) })   // 1, 1, 1
     /// ```
     /// Marble: `-1-2-3-|` with `0` → `-(0,1)-(1,2)-(2,3)-|`
     @inlinable
@@ -60,7 +60,7 @@ extension SignalConvertible {
     /// The accumulation starts from `initial` anew for each subscription.
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).scan(0, +)   // 1, 3, 6
+    /// Signal(values: [1, 2, 3]).scan(0, +).subscribe(next: { print($0) })   // 1, 3, 6
     /// ```
     /// Marble: `-1-2-3-|` → `-1-3-6-|`
     @inlinable
