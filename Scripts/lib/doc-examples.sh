@@ -22,7 +22,8 @@
 # `// text` comments directly after a line of code that does not open a body (`{`, `in`), with no blank
 # line between. Each states printed lines: `prints ` is dropped, `prints nothing…` states none, `(empty)`
 # stands for an empty string, ` — ` starts an aside; a comment wrapped in parentheses, `// (…)`, is prose
-# (in a column too) unless it looks like a printed tuple: `(` then a quote, a digit, `-`, `[` or `(`. With
+# (in a column too) unless it looks like a printed tuple: `(` then a quote, a digit, `-`, `[` or `(`; a
+# full-line `// (…` aside may close on a later line. With
 # TETHER_DOC_EXPECT, one line per output comment — `E<TAB>file:line<TAB>comment line<TAB>text`, `file:line`
 # being the example's as in docExamples() —, `U<TAB>file:line<TAB>reason` for a block marked
 # `<!-- example: output-unchecked: why -->`, and `P<TAB>file:line` for one that calls `print(` but has no
@@ -179,7 +180,7 @@ tether_doc_generate() {
                 failed = 1
             }
             inside = 1; count++
-            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0; block_prints = 0
+            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0; block_prints = 0; in_paren = 0
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
                 out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
@@ -230,10 +231,11 @@ tether_doc_generate() {
         inside == 1 && marker != "top-level" && expect_file != "" {
             line = substr($0, indent + 1)
             if (line ~ /^[ \t]*$/) {
-                end_column(); after_code = 0
+                end_column(); after_code = 0; in_paren = 0
             } else {
                 split_comment(line)
                 if (code_part !~ /^[ \t]*$/) {
+                    in_paren = 0
                     if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/) block_prints = 1
                     if (has_comment) {
                         column_add(FNR, stated(comment_part), 1)
@@ -244,7 +246,11 @@ tether_doc_generate() {
                     }
                     after_code = code_part !~ /(\{|[ \t]in)[ \t]*$/   # a comment opening a body is about it
                 } else if (after_code) {
-                    column_add(FNR, stated(comment_part), 0)
+                    # A parenthesized aside may run over several full-line comments.
+                    text = comment_part; sub(/^[ \t]+/, "", text); sub(/[ \t]+$/, "", text)
+                    if (in_paren) { if (text ~ /\)$/) in_paren = 0 }
+                    else if (text ~ /^\([A-Za-z]/ && text !~ /\)$/) in_paren = 1
+                    else column_add(FNR, stated(comment_part), 0)
                 }
             }
         }

@@ -15,6 +15,7 @@ extension Signal {
     /// `Sendable` — including `@MainActor` classes, which are — can use ``SignalConvertible/deliver(on:)``
     /// as usual.
     ///
+    /// <!-- example: output-unchecked: the rows arrive on the main queue after the background work, not before subscribe returns -->
     /// ```swift
     /// nonisolated final class SearchResults {  // not Sendable: a plain class with mutable state
     ///     var rows: [String] = []
