@@ -394,6 +394,7 @@ for mode in "${modes[@]}"; do
 
     # Each example whose output differs from its comments, run again alone: what other examples left
     # running (a timer, a file watch) prints into the shared run, and an example must not be blamed for it.
+    grep -a '^OUTPUT  ' "$dir/results" >"$dir/output-mismatches" || true
     while IFS= read -r line; do
         location=${line#OUTPUT  }
         location=${location%%: *}
@@ -424,7 +425,7 @@ for mode in "${modes[@]}"; do
                 "$dir/results" >"$dir/results.new"
             mv "$dir/results.new" "$dir/results"
         fi
-    done < <(grep -a '^OUTPUT  ' "$dir/results" || true)
+    done <"$dir/output-mismatches"
 
     # Each example that trapped, run again alone with a backtrace: does it trap on its own, and where.
     : >"$dir/traps.log"
