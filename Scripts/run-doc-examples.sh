@@ -18,11 +18,15 @@
 # An example that traps (an isolation check: `_dispatch_assert_queue_fail`, "Illegal instruction") or hangs
 # ends the runner: it is reported — run again alone, with a backtrace — and the runner starts again after it.
 # Blocks marked `<!-- example: compile-only: why -->` are compiled, not run.
+# What each example prints is compared with its output comments (`print(x)   // 1, 2`, `// prints ann` on
+# a send, the `// …` lines below a call; Scripts/README.md, "Output comments"): a difference, confirmed
+# by running the example again alone, fails it (OUTPUT); `<!-- example: output-unchecked: why -->` exempts
+# an example whose output depends on real time or other threads.
 #
 # --tsan builds the library (in .build-tsan) and the examples with Thread Sanitizer; a report fails the
 # example it appears in. Output: one line per example that fails, traps, hangs or races, then one summary
 # line per build; everything the examples printed is in $TETHER_SCRATCH/tether-doc-run/<build>/run.log.
-# Exits 1 when any example fails to compile, fails, traps, hangs or races.
+# Exits 1 when any example fails to compile, fails, traps, hangs, races or prints other than its comments say.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
