@@ -22,6 +22,8 @@
 #   <!-- example: main-actor -->  the block's function is @MainActor
 #   <!-- example: compile-only: why -->  compiled here, not run by Scripts/run-doc-examples.sh (it blocks
 #                                 forever by design, reads stdin, …): the reason is required
+#   <!-- example: output-unchecked: why -->  run, but its output comments are not compared with what it
+#                                 prints (real time, other threads); stacks with the others, on its own line
 # In Markdown, blocks fenced as anything but ```swift (```text, ```sh, a bare ```) are never compiled.
 # In doc comments a bare ``` fence is Swift (as DocC reads it) and is compiled; fence diagrams and
 # output as ```text.

@@ -18,11 +18,15 @@
 # An example that traps (an isolation check: `_dispatch_assert_queue_fail`, "Illegal instruction") or hangs
 # ends the runner: it is reported — run again alone, with a backtrace — and the runner starts again after it.
 # Blocks marked `<!-- example: compile-only: why -->` are compiled, not run.
+# What each example prints is compared with its output comments (`print(x)   // 1, 2`, `// prints ann` on
+# a send, the `// …` lines below a call; Scripts/README.md, "Output comments"): a difference, confirmed
+# by running the example again alone, fails it (OUTPUT); `<!-- example: output-unchecked: why -->` exempts
+# an example whose output depends on real time or other threads.
 #
 # --tsan builds the library (in .build-tsan) and the examples with Thread Sanitizer; a report fails the
 # example it appears in. Output: one line per example that fails, traps, hangs or races, then one summary
 # line per build; everything the examples printed is in $TETHER_SCRATCH/tether-doc-run/<build>/run.log.
-# Exits 1 when any example fails to compile, fails, traps, hangs or races.
+# Exits 1 when any example fails to compile, fails, traps, hangs, races or prints other than its comments say.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
@@ -153,7 +157,8 @@ compile_source() {
             file=${files[0]}
         else
             file="$dir/src/$slug.swift"
-            if ! TETHER_DOC_RUNNABLE=1 TETHER_DOC_EXCLUDE="$excluded" \
+            rm -f "$dir/src/$slug.expected"
+            if ! TETHER_DOC_RUNNABLE=1 TETHER_DOC_EXCLUDE="$excluded" TETHER_DOC_EXPECT="$dir/src/$slug.expected" \
                 tether_doc_generate "$dir/src/$slug.new" "${source_kind[$slug]}" "${files[@]}"; then
                 grep -v '^[0-9]* [0-9]*$' "$dir/src/$slug.new.count" >"$dir/$slug.log" || true
                 rm -f "$dir/$slug.o"
@@ -187,15 +192,61 @@ compile_source() {
     return 1
 }
 
-# report_run DIR LOG FROM_LINE RC — reads what one run of the runner wrote after FROM_LINE of LOG; appends
-# one line per example to DIR/results; prints the index to start from next, or "done".
+# report_run DIR LOG FROM_LINE RC [RESULTS CHECKS] — reads what one run of the runner wrote after FROM_LINE
+# of LOG; appends one line per example to RESULTS (default DIR/results); prints the index to start from
+# next, or "done". An example that passes and has output comments (DIR/expected, from the generator)
+# passes only if what it printed — its lines between START and PASS — is what they state (OUTPUT
+# otherwise); CHECKS (default DIR/output-checks) gets one line per such example, OK or WRONG.
 report_run() {
-    local dir=$1 log=$2 from_line=$3 rc=$4
-    tail -n +"$from_line" "$log" | awk -v rc="$rc" -v results="$dir/results" '
-        /^@@docrun START / { current = $3; location = $4; race = ""; next }
+    local dir=$1 log=$2 from_line=$3 rc=$4 results=${5:-$1/results} checks=${6:-$1/output-checks}
+    tail -n +"$from_line" "$log" | awk -v rc="$rc" -v results="$results" -v expected="$dir/expected" \
+        -v checks="$checks" '
+        # Runs of spaces, commas and line breaks count as one space.
+        function squeeze(text) { gsub(/[ \t\r\n,]+/, " ", text); sub(/^ /, "", text); sub(/ $/, "", text); return text }
+        # Whether `printed` is what `stated` says; "…" in `stated` stands for any text.
+        function matches(printed, stated,    n, piece, i, at, rest) {
+            printed = squeeze(printed)
+            n = split(stated, piece, "…")
+            for (i = 1; i <= n; i++) piece[i] = squeeze(piece[i])
+            if (n <= 1) return printed == piece[1]
+            if (substr(printed, 1, length(piece[1])) != piece[1]) return 0
+            rest = substr(printed, length(piece[1]) + 1)
+            for (i = 2; i < n; i++) {
+                if (piece[i] == "") continue
+                at = index(rest, piece[i])
+                if (at == 0) return 0
+                rest = substr(rest, at + length(piece[i]))
+            }
+            return length(rest) >= length(piece[n]) && substr(rest, length(rest) - length(piece[n]) + 1) == piece[n]
+        }
+        function shorten(text) {
+            text = squeeze(text)
+            if (length(text) <= 240) return text
+            text = substr(text, 1, 240)
+            sub(/ [^ ]*$/, "", text)   # not inside a word (nor a UTF-8 sequence)
+            return text " …"
+        }
+        BEGIN {
+            while ((getline record < expected) > 0) {
+                if (substr(record, 1, 2) != "E\t") continue
+                split(record, field, "\t")
+                text = record
+                sub(/^E\t[^\t]*\t[^\t]*\t/, "", text)
+                if (!(field[2] in stated)) { stated[field[2]] = ""; stated_line[field[2]] = field[3] }
+                stated[field[2]] = stated[field[2]] "\n" text
+            }
+        }
+        /^@@docrun START / { current = $3; location = $4; race = ""; printed = ""; next }
         /^@@docrun PASS / {
             if (race != "") print "RACE  " location ": " race >> results
-            else print "PASS  " location >> results
+            else if ((location in stated) && !matches(printed, stated[location])) {
+                printf "OUTPUT  %s: printed \"%s\", but its comments (from line %d) say \"%s\"\n", location,
+                    shorten(printed), stated_line[location], shorten(stated[location]) >> results
+                print "WRONG " location >> checks
+            } else {
+                print "PASS  " location >> results
+                if (location in stated) print "OK " location >> checks
+            }
             current = ""; last = $3; next
         }
         /^@@docrun FAIL / {
@@ -207,6 +258,7 @@ report_run() {
         /^@@docrun DONE/ { done = 1; next }
         /^SUMMARY: ThreadSanitizer/ && current != "" && race == "" { race = $0; sub(/^SUMMARY: ThreadSanitizer: /, "", race) }
         /run-doc-examples\.sh: line/ { next }   # the shell saying the runner was killed
+        current != "" && !/^@@docrun / { printed = printed "\n" $0 }
         /(Fatal error|Illegal instruction|_dispatch_assert_queue_fail|Incorrect actor executor|Precondition failed|Assertion failed)/ && current != "" && !(current in why) { why[current] = $0 }
         END {
             if (done) { print "done"; exit }
@@ -296,10 +348,17 @@ for mode in "${modes[@]}"; do
         fi
     fi
 
+    # What the examples' output comments state.
+    : >"$dir/expected"
+    for slug in ${compiled[@]+"${compiled[@]}"}; do
+        if [ -f "$dir/src/$slug.expected" ]; then cat "$dir/src/$slug.expected" >>"$dir/expected"; fi
+    done
+
     # Run; after a trap or a hang, start again after the example that ended the runner.
     log="$dir/run.log"
     : >"$log"
     : >"$dir/results"
+    : >"$dir/output-checks"
     from=0
     while [ "$from" != done ]; do
         first_line=$(($(wc -l <"$log") + 1))
@@ -337,6 +396,41 @@ for mode in "${modes[@]}"; do
         echo "PASS  @Test functions: $tests" >>"$dir/results"
     fi
 
+    # Each example whose output differs from its comments, run again alone: what other examples left
+    # running (a timer, a file watch) prints into the shared run, and an example must not be blamed for it.
+    grep -a '^OUTPUT  ' "$dir/results" >"$dir/output-mismatches" || true
+    while IFS= read -r line; do
+        location=${line#OUTPUT  }
+        location=${location%%: *}
+        index=$("$dir/run-doc-examples" --list | awk -v location="$location" '$2 == location && found == "" { found = $1 } END { print found }')
+        [ -n "$index" ] || continue
+        : >"$dir/alone.results"
+        : >"$dir/alone.checks"
+        rc=0
+        (
+            set +e
+            SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="${TSAN_OPTIONS:-} halt_on_error=0" \
+                "$dir/run-doc-examples" --only "$index" --timeout "$timeout"
+            exit $?
+        ) >"$dir/alone.log" 2>&1 || rc=$?
+        report_run "$dir" "$dir/alone.log" 1 "$rc" "$dir/alone.results" "$dir/alone.checks" >/dev/null
+        if grep -q '^PASS  ' "$dir/alone.results"; then
+            # The example's own output is right: replace its OUTPUT line and its check.
+            awk -v location="$location" -v replacement="PASS  $location" \
+                'index($0, "OUTPUT  " location ": ") == 1 { print replacement; next } { print }' \
+                "$dir/results" >"$dir/results.new"
+            mv "$dir/results.new" "$dir/results"
+            sed -i "s|^WRONG $location\$|OK $location|" "$dir/output-checks"
+        elif grep -q '^OUTPUT  ' "$dir/alone.results"; then
+            # What it printed alone, without the other examples' leftovers.
+            awk -v location="$location" -v alone="$dir/alone.results" '
+                BEGIN { getline replacement < alone }
+                index($0, "OUTPUT  " location ": ") == 1 { print replacement; next } { print }' \
+                "$dir/results" >"$dir/results.new"
+            mv "$dir/results.new" "$dir/results"
+        fi
+    done <"$dir/output-mismatches"
+
     # Each example that trapped, run again alone with a backtrace: does it trap on its own, and where.
     : >"$dir/traps.log"
     # (The backtracer and Thread Sanitizer do not mix: under TSan the trap is only run again.)
@@ -354,7 +448,7 @@ for mode in "${modes[@]}"; do
         ) >>"$dir/traps.log" 2>&1
     done < <(grep '^TRAP  ' "$dir/results" | grep -v '(between examples)' || true)
 
-    grep -v '^PASS  \|^SKIP  ' "$dir/results" | sed "s/^/$mode: /" || true
+    grep -av '^PASS  \|^SKIP  ' "$dir/results" | sed "s/^/$mode: /" || true
     # Where each trap happened, run alone: the backtrace's frames in documentation or example code.
     awk '/^=== / { print "    " $0; shown = 0; next }
         (/^ *0 / || / at (README|Sources|Tests)[^ ]*:[0-9]+/) && shown < 4 { sub(/^ */, "      "); print; shown++ }' \
@@ -362,10 +456,14 @@ for mode in "${modes[@]}"; do
     passed=$(grep -c '^PASS  ' "$dir/results" || true)
     # Examples, each counted once (an example can fail several assertions).
     examples_in() { sed -E 's/^[A-Z]+  (@Test [^ ]*|[^:]+:[0-9]+).*/\1/' | sort -u | wc -l; }
-    bad=$( (grep -v "^PASS  \|^SKIP  " "$dir/results" || true) | examples_in)
+    bad=$( (grep -av "^PASS  \|^SKIP  " "$dir/results" || true) | examples_in)
     skipped=$(grep -c '^SKIP  ' "$dir/results" || true)
     examples=$(examples_in <"$dir/results")
-    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race, $skipped compile-only; $blocks_left_out errors in blocks left out, $compile_failures of ${#slugs[@]} sources do not compile at all, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
+    output_checked=$(wc -l <"$dir/output-checks")
+    output_wrong=$(grep -c '^WRONG ' "$dir/output-checks" || true)
+    output_unchecked=$(grep -c '^U' "$dir/expected" || true)
+    output_unstated=$(grep -c '^P' "$dir/expected" || true)
+    echo "run-doc-examples ($mode$([ $tsan -eq 1 ] && echo ", TSan")): $passed of $examples examples pass, $bad fail/trap/hang/race/wrong output, $skipped compile-only; $output_checked examples' output checked against their comments, $output_wrong wrong, $output_unchecked marked output-unchecked, $output_unstated print with no output comment; $blocks_left_out errors in blocks left out, $compile_failures of ${#slugs[@]} sources do not compile at all, $warnings with warnings (log: $log$([ -s "$dir/traps.log" ] && echo "; backtraces: $dir/traps.log"); $(tether_elapsed))"
     if [ "$bad" -gt 0 ] || [ $compile_failures -gt 0 ] || [ $blocks_left_out -gt 0 ] || [ $warnings -gt 0 ]; then
         overall=1
     fi

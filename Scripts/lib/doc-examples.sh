@@ -14,19 +14,33 @@
 # Environment: TETHER_DOC_IMPORTS (more imports), TETHER_DOC_ISOLATION=main-actor (a block without a
 # marker is @MainActor), TETHER_DOC_RUNNABLE, TETHER_DOC_EXCLUDE (`file:line` words: the blocks holding
 # these lines are left out — run-doc-examples.sh leaves out the blocks that do not compile in one build,
-# to run the others).
+# to run the others), TETHER_DOC_EXPECT (a file: the output each example's comments state, below).
+#
+# Output comments (Scripts/README.md, "Output comments"): in a block that is run, the trailing comments of
+# a column — consecutive lines of code that each end with a `// comment`, up to a blank line or a line
+# without one — in which a line calls `print(` or a comment starts with `prints`; and the full-line
+# `// text` comments directly after a line of code that does not open a body (`{`, `in`), with no blank
+# line between. Each states printed lines: `prints ` is dropped, `prints nothing…` states none, `(empty)`
+# stands for an empty string, ` — ` starts an aside; a comment wrapped in parentheses, `// (…)`, is prose
+# (in a column too) unless it looks like a printed tuple: `(` then a quote, a digit, `-`, `[` or `(`; a
+# full-line `// (…` aside may close on a later line. With
+# TETHER_DOC_EXPECT, one line per output comment — `E<TAB>file:line<TAB>comment line<TAB>text`, `file:line`
+# being the example's as in docExamples() —, `U<TAB>file:line<TAB>reason` for a block marked
+# `<!-- example: output-unchecked: why -->`, and `P<TAB>file:line` for one that calls `print(` but has no
+# output comment.
 tether_doc_generate() {
     local output=$1 mode=$2
     shift 2
     awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" \
-        -v runnable="${TETHER_DOC_RUNNABLE:-}" -v exclude="${TETHER_DOC_EXCLUDE:-}" '
+        -v runnable="${TETHER_DOC_RUNNABLE:-}" -v exclude="${TETHER_DOC_EXCLUDE:-}" \
+        -v expect_file="${TETHER_DOC_EXPECT:-}" '
         # A block is printed when it closes, unless it holds an excluded line.
         function out(text) { block = block text "\n" }
         function close_block(last,    i, skip) {
             skip = 0
             for (i = 1; i <= excluded; i++)
                 if (excluded_file[i] == file && excluded_line[i] > opened && excluded_line[i] <= last) skip = 1
-            if (skip) { left_out++; block = ""; block_tests = 0; return }
+            if (skip) { left_out++; block = ""; block_tests = 0; expects = 0; return }
             printf "%s", block
             block = ""
             for (i = 1; i <= block_tests; i++) {   # the XCTest methods this block declares
@@ -35,20 +49,69 @@ tether_doc_generate() {
                 run_reason[runs] = ""; run_test[runs] = block_test[i]
             }
             block_tests = 0
+            if (expect_file != "" && marker != "top-level" && marker != "compile-only") {
+                if (unchecked != "")
+                    printf "U\t%s:%d\t%s\n", file, opened + 1, unchecked > expect_file
+                else if (expects == 0 && block_prints)
+                    printf "P\t%s:%d\n", file, opened + 1 > expect_file
+                else
+                    for (i = 1; i <= expects; i++)
+                        printf "E\t%s:%d\t%d\t%s\n", file, opened + 1, expect_line[i], expect_text[i] > expect_file
+            }
+            expects = 0
             if (marker != "top-level") {
                 runs++
                 run_file[runs] = file; run_line[runs] = opened + 1; run_function[runs] = "example" count
                 run_reason[runs] = (marker == "compile-only" ? reason : ""); run_test[runs] = ""
             }
         }
-        function flush_marker() { marker = pending; reason = pending_reason; pending = ""; pending_reason = "" }
+        function flush_marker() {
+            marker = pending; reason = pending_reason; unchecked = pending_unchecked
+            pending = ""; pending_reason = ""; pending_unchecked = ""
+        }
+        # Splits a line at its first `//` outside a string literal: code_part, comment_part, has_comment.
+        function split_comment(text,    i, c, quoted, n) {
+            code_part = text; comment_part = ""; has_comment = 0; quoted = 0; n = length(text)
+            for (i = 1; i < n; i++) {
+                c = substr(text, i, 1)
+                if (quoted) { if (c == "\\") i++; else if (c == "\"") quoted = 0; continue }
+                if (c == "\"") { quoted = 1; continue }
+                if (c == "/" && substr(text, i + 1, 1) == "/") {
+                    code_part = substr(text, 1, i - 1); comment_part = substr(text, i + 2); has_comment = 1
+                    return
+                }
+            }
+        }
+        # The printed line an output comment states; "\001" for prose: `// (…)`, or a `///` line.
+        function stated(comment) {
+            sub(/^[ \t]+/, "", comment); sub(/[ \t]+$/, "", comment)
+            if (comment ~ /^\// || (comment ~ /^\(.*\)$/ && comment !~ /^\(["0-9(\[-]/)) return "\001"
+            if (comment ~ /^prints nothing/) return ""
+            sub(/^prints /, "", comment)
+            sub(/ — .*$/, "", comment)
+            gsub(/\(empty\)/, "", comment)
+            return comment
+        }
+        # The comments of the column that ends: output comments if it prints.
+        function end_column(    i) {
+            for (i = 1; i <= column_n; i++)
+                if (column_output || !column_trailing[i]) expect(column_line[i], column_text[i])
+            column_n = 0; column_output = 0
+        }
+        function column_add(line, text, trailing) {
+            column_n++; column_line[column_n] = line; column_text[column_n] = text; column_trailing[column_n] = trailing
+        }
+        function expect(line, text) {
+            if (text == "\001") return
+            expects++; expect_line[expects] = line; expect_text[expects] = text
+        }
         function unterminated() {
             if (inside != 0) {
                 printf "%s:%d: error: unterminated code block\n", file, opened > "/dev/stderr"
                 failed = 1
-                if (inside == 1) { out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
+                if (inside == 1) { end_column(); out("#sourceLocation()"); if (marker != "top-level") out("}"); close_block(FNR) }
             }
-            inside = 0; marker = ""; pending = ""; pending_reason = ""
+            inside = 0; marker = ""; pending = ""; pending_reason = ""; pending_unchecked = ""
         }
         function swift_string(text) { gsub(/\\/, "\\\\", text); gsub(/"/, "\\\"", text); return "\"" text "\"" }
         BEGIN {
@@ -63,6 +126,7 @@ tether_doc_generate() {
             if (runnable) print "import DocExampleSupport"
             print ""
             inside = 0; count = 0; skipped = 0; pending = ""; pending_reason = ""; runs = 0; left_out = 0
+            pending_unchecked = ""; unchecked = ""; expects = 0
             excluded = 0
             n = split(exclude, words, /[ \t\n]+/)
             for (i = 1; i <= n; i++) {
@@ -78,15 +142,26 @@ tether_doc_generate() {
             sub(/^[ \t]*\/\/\/ ?/, "")
         }
         # <!-- example: NAME --> or <!-- example: NAME: a reason -->
+        # `output-unchecked` stacks with the other markers (a line of its own).
         inside == 0 && /^[ \t]*<!--[ \t]*example:[ \t]*[a-z-]+([ \t]*:[^>]*)?[ \t]*-->[ \t]*$/ {
-            pending = $0
-            sub(/^[ \t]*<!--[ \t]*example:[ \t]*/, "", pending)
-            sub(/[ \t]*-->[ \t]*$/, "", pending)
-            pending_reason = ""
-            if (match(pending, /[ \t]*:/)) {
-                pending_reason = substr(pending, RSTART + RLENGTH)
-                sub(/^[ \t]*/, "", pending_reason)
-                pending = substr(pending, 1, RSTART - 1)
+            name = $0
+            sub(/^[ \t]*<!--[ \t]*example:[ \t]*/, "", name)
+            sub(/[ \t]*-->[ \t]*$/, "", name)
+            why = ""
+            if (match(name, /[ \t]*:/)) {
+                why = substr(name, RSTART + RLENGTH)
+                sub(/^[ \t]*/, "", why)
+                name = substr(name, 1, RSTART - 1)
+            }
+            if (name == "output-unchecked") {
+                if (why == "") {
+                    printf "%s:%d: error: \"example: output-unchecked\" needs its reason: <!-- example: output-unchecked: why -->\n", \
+                        file, FNR > "/dev/stderr"
+                    failed = 1
+                }
+                pending_unchecked = why
+            } else {
+                pending = name; pending_reason = why
             }
             next
         }
@@ -105,7 +180,7 @@ tether_doc_generate() {
                 failed = 1
             }
             inside = 1; count++
-            block = ""
+            block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0; block_prints = 0; in_paren = 0
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
                 out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
@@ -115,6 +190,7 @@ tether_doc_generate() {
         }
         inside > 0 && /^[ \t]*```[ \t]*$/ {
             if (inside == 1) {
+                end_column()
                 out("#sourceLocation()")
                 if (marker != "top-level") out("}")
                 out("")
@@ -151,10 +227,37 @@ tether_doc_generate() {
                 block_test[block_tests] = test_class "(name: \"" method "\") { " closure " }"
             }
         }
+        # Output comments: what the lines of the block say they print (see above).
+        inside == 1 && marker != "top-level" && expect_file != "" {
+            line = substr($0, indent + 1)
+            if (line ~ /^[ \t]*$/) {
+                end_column(); after_code = 0; in_paren = 0
+            } else {
+                split_comment(line)
+                if (code_part !~ /^[ \t]*$/) {
+                    in_paren = 0
+                    if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/) block_prints = 1
+                    if (has_comment) {
+                        column_add(FNR, stated(comment_part), 1)
+                        if (code_part ~ /(^|[^A-Za-z0-9_.])(debugPrint|print)\(/ || comment_part ~ /^[ \t]*prints( |$)/)
+                            column_output = 1
+                    } else {
+                        end_column()
+                    }
+                    after_code = code_part !~ /(\{|[ \t]in)[ \t]*$/   # a comment opening a body is about it
+                } else if (after_code) {
+                    # A parenthesized aside may run over several full-line comments.
+                    text = comment_part; sub(/^[ \t]+/, "", text); sub(/[ \t]+$/, "", text)
+                    if (in_paren) { if (text ~ /\)$/) in_paren = 0 }
+                    else if (text ~ /^\([A-Za-z]/ && text !~ /\)$/) in_paren = 1
+                    else column_add(FNR, stated(comment_part), 0)
+                }
+            }
+        }
         inside == 1 { out(substr($0, indent + 1)); next }
         inside == 2 { next }
-        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; next }   # another language: skip its body
-        /[^ \t]/ { pending = "" }
+        /^[ \t]*```/ { inside = 2; opened = FNR; pending = ""; pending_unchecked = ""; next }   # another language: skip its body
+        /[^ \t]/ { pending = ""; pending_unchecked = "" }
         END {
             unterminated()
             for (line in imports) { sub(/^[ \t]*/, "", line); print line }

@@ -15,10 +15,10 @@
 /// ```swift
 /// let channel = Channel<String, Never>()
 /// channel.leadingTerminal.subscribe(next: { print("model got", $0) })
-/// channel.leadingTerminal.send("Ann")          // the model's value
+/// channel.leadingTerminal.send("Ann")          // (the model's value)
 /// channel.followingTerminal.subscribe(next: { print("view got", $0) })   // view got Ann
 /// channel.followingTerminal.send("Bob")        // model got Bob
-/// channel.followingTerminal.sendCompleted()    // both terminals' subscribers complete
+/// channel.followingTerminal.sendCompleted()    // (both terminals' subscribers complete)
 /// ```
 public final class Channel<Value, Failure: Error> {
     /// The model's side: its subscribers receive what is sent on ``followingTerminal``, and nothing on

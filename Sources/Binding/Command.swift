@@ -150,7 +150,7 @@ public final class Command<Input, Output, Failure: Error> {
     ///
     /// ```swift
     /// let signIn = Command { print("signing in") }
-    /// signIn.execute(())                          // signing in — before execute returns
+    /// signIn.execute(())                          // prints signing in — before execute returns
     /// let save = Command { (name: String) in name.count }
     /// save.execute("notes.txt").subscribe(next: { print($0) })   // 9
     /// ```
@@ -208,7 +208,7 @@ public final class Command<Input, Output, Failure: Error> {
     /// let login = Command { () async throws(LoginError) -> Bool in true }
     /// login.execute(()).subscribe(
     ///     next: { signedIn in print("signed in:", signedIn) },
-    ///     error: { print($0) })            // .disabled, or .failed(LoginError)
+    ///     error: { print($0) })            // (on failure: .disabled, or .failed(LoginError))
     /// ```
     @discardableResult
     public func execute(_ input: Input) -> Signal<Output, CommandError<Failure>> {

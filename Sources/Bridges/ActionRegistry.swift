@@ -23,9 +23,9 @@ import Synchronization
 ///
 /// let button = Button()
 /// let tap = button.addAction(for: .primaryAction) { sender in print("tapped", sender.title) }
-/// button.click()      // tapped OK
+/// button.click()      // prints tapped OK
 /// tap.dispose()
-/// button.click()      // nothing
+/// button.click()      // prints nothing
 /// ```
 public final class ActionRegistry<Sender: AnyObject> {
     /// One registered action.
@@ -193,7 +193,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```swift
     /// final class Slider: ActionSource { let actions = ActionRegistry<Slider>(); var value = 0.0 }
     /// let slider = Slider()
-    /// slider.signal(for: .valueChanged).subscribe(next: { print($0.value) })   // read on the control's thread
+    /// slider.signal(for: .valueChanged).subscribe(next: { print($0.value) })   // (read on the control's thread)
     /// ```
     public func signal(for events: ControlEvents) -> Signal<Sender, Never> {
         weak let registry = self
@@ -213,7 +213,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     ///
     /// ```swift
     /// let registry = ActionRegistry<AnyObject>()
-    /// registry.count   // 0
+    /// print(registry.count)   // 0
     /// ```
     public var count: Int { lock.withLock { entries.count } }
 
@@ -221,7 +221,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     ///
     /// ```swift
     /// let registry = ActionRegistry<AnyObject>()
-    /// registry.allControlEvents.contains(.valueChanged)   // false
+    /// print(registry.allControlEvents.contains(.valueChanged))   // false
     /// ```
     public var allControlEvents: ControlEvents {
         lock.withLock { entries.reduce(into: ControlEvents()) { $0.formUnion($1.events) } }

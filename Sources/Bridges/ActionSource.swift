@@ -20,7 +20,7 @@ import Observable
 ///
 /// let field = TextField()
 /// field.signal(for: .editingChanged).subscribe(next: { print($0.text) })
-/// field.text = "ada"   // ada
+/// field.text = "ada"   // prints ada
 /// ```
 public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// The type the actions receive as their sender (the adopting class).
@@ -39,7 +39,7 @@ public protocol ActionSource: CommandSource where Trigger == ActionSender {
     /// ```swift
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let button = Button()
-    /// button.actionSender === button   // true
+    /// print(button.actionSender === button)   // true
     /// ```
     var actionSender: ActionSender { get }
 }
@@ -50,7 +50,7 @@ extension ActionSource where ActionSender == Self {
     /// ```swift
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let button = Button()
-    /// button.actionSender === button   // true
+    /// print(button.actionSender === button)   // true
     /// ```
     public var actionSender: Self { self }
 }
@@ -129,8 +129,8 @@ extension ActionSource {
     /// final class Button: ActionSource { let actions = ActionRegistry<Button>() }
     /// let signIn = Command { print("signing in") }
     /// let signInButton = Button()
-    /// signInButton.bind(command: signIn, input: { _ in })   // module Binding
-    /// signInButton.sendActions(for: .primaryAction)          // signing in — before this returns
+    /// signInButton.bind(command: signIn, input: { _ in })   // (module Binding)
+    /// signInButton.sendActions(for: .primaryAction)          // prints signing in — before this returns
     /// ```
     public var triggers: Signal<ActionSender, Never> {
         signal(for: .primaryAction)

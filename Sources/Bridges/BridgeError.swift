@@ -26,7 +26,7 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// let progress = TypedNotification<Double>(Notification.Name("DownloadProgress"))
     /// center.signal(for: progress, malformed: .fail).subscribe(error: { print($0) })
     /// center.post(name: progress.name, object: nil, userInfo: ["TetherPayload": "half"])
-    /// // error(malformedNotification(name: DownloadProgress, reason: "value under \"TetherPayload\" is String, expected Double"))
+    /// // malformed notification DownloadProgress: value under "TetherPayload" is String, expected Double
     /// ```
     case malformedNotification(name: Notification.Name, reason: String)
     /// The file descriptor is not open (`EBADF`).
@@ -59,6 +59,7 @@ public enum BridgeError: Error, Equatable, Hashable, Sendable, CustomStringConve
     ///
     /// ```swift
     /// let fd = FileHandle.standardInput.fileDescriptor
+    ///
     /// // with the descriptor table full:
     /// Signal.bytes(from: fd)   // error(systemCallFailed(call: "fcntl(F_DUPFD_CLOEXEC)", errno: EMFILE))
     /// ```

@@ -54,6 +54,7 @@ extension Signal where Value == ProcessExit, Failure == BridgeError {
     /// (Foundation on Linux spawns children with the launching thread's signal mask, which on Dispatch
     /// threads and under XCTest blocks `SIGTERM`: such a child ignores `terminate()` until it exits.)
     ///
+    /// <!-- example: output-unchecked: the exit status arrives when the child has run, after subscribe returns -->
     /// ```swift
     /// let child = Process()
     /// child.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -15,7 +15,7 @@ import Observable
 /// }
 /// let username = TextField()
 /// username.text = "jo"
-/// username.textSignal.subscribe(next: { print($0) })   // jo (the current text, at once)
+/// username.textSignal.subscribe(next: { print($0) })   // jo — the current text, at once
 /// username.text = "josh"                               // josh
 /// ```
 public protocol TextInputSource: ActionSource {
@@ -49,7 +49,7 @@ extension TextInputSource {
     /// let signInEnabled = Signal.combineLatest(username.textSignal, password.textSignal) { user, pass in
     ///     user.count > 3 && pass.count > 3
     /// }
-    /// signInEnabled.subscribe(next: { print("enabled:", $0) })   // enabled: true, at once
+    /// signInEnabled.subscribe(next: { print("enabled:", $0) })   // enabled: true — at once
     /// ```
     public var textSignal: Signal<String, Never> {
         Signal.uncheckedDeferred { [weak self] () -> Signal<String, Never> in

@@ -50,6 +50,7 @@ public struct TypedNotification<Payload>: Sendable {
     /// ```swift
     /// let center = NotificationCenter()
     /// let volume = TypedNotification<Int>(Notification.Name("VolumeChanged"), key: "level")
+    /// center.signal(for: volume).subscribe(next: { print("observed as", $0) })
     /// center.post(name: .init("VolumeChanged"), object: nil, userInfo: ["level": 7])
     /// // observed as 7
     /// ```

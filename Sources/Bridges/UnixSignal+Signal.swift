@@ -18,7 +18,7 @@ extension Signal where Value == UnixSignal, Failure == BridgeError {
     /// ```swift
     /// let shutdown = Signal.unixSignals(.interrupt, .terminate)
     ///     .subscribe(next: { signal in print("stopping on", signal) })
-    /// // Control-C → stopping on SIGINT
+    /// // (Control-C → stopping on SIGINT)
     /// shutdown.dispose()   // Control-C terminates the program again
     /// ```
     public static func unixSignals(_ signals: UnixSignal...) -> Signal {

@@ -14,13 +14,13 @@
 ///
 /// ```swift
 /// Signal.unixSignals(.interrupt, .terminate)
-///     .subscribe(next: { signal in print("received", signal) })   // received SIGINT
+///     .subscribe(next: { signal in print("received", signal) })   // (Control-C: received SIGINT)
 /// ```
 public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The signal number, e.g. `SIGINT`.
     ///
     /// ```swift
-    /// UnixSignal.interrupt.rawValue == SIGINT   // true
+    /// print(UnixSignal.interrupt.rawValue == SIGINT)   // true
     /// ```
     public let rawValue: Int32
 

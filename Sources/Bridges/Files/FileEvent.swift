@@ -60,7 +60,7 @@ public enum FileEvent: Hashable, Sendable, CustomStringConvertible {
     /// The paths the event names: one, or two for ``moved(from:to:)``.
     ///
     /// ```swift
-    /// FileEvent.moved(from: "/tmp/a", to: "/tmp/b").paths   // ["/tmp/a", "/tmp/b"]
+    /// print(FileEvent.moved(from: "/tmp/a", to: "/tmp/b").paths)   // ["/tmp/a", "/tmp/b"]
     /// ```
     public var paths: [String] {
         switch self {

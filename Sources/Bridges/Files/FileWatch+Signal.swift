@@ -28,11 +28,13 @@ extension Signal where Value == FileEvent, Failure == FileWatchError {
     /// Disposing removes the watch (`inotify_rm_watch`); the process's inotify descriptor and its reader
     /// thread are closed when the last watch goes.
     ///
+    /// <!-- example: output-unchecked: the events reach the handler on the reader thread, after the write returns -->
     /// ```swift
     /// let directory = FileManager.default.temporaryDirectory.path
     /// let watching = Signal.fileEvents(at: directory)
     ///     .subscribe(next: { print($0) }, error: { print("stopped:", $0) })
-    /// FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("hi".utf8))
+    /// try? FileManager.default.removeItem(atPath: directory + "/notes.txt")
+    /// try Data("hi".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))   // not atomic: in place
     /// // created(/tmp/notes.txt)
     /// // modified(/tmp/notes.txt)
     /// watching.dispose()
@@ -51,6 +53,7 @@ extension Signal where Value == FileEvent, Failure == FileWatchError {
     /// A terminal event (completion, overflow) is sent after its window's events. A negative window counts
     /// as zero.
     ///
+    /// <!-- example: output-unchecked: the writes are described, not made -->
     /// ```swift
     /// let logs = FileManager.default.temporaryDirectory.path
     /// Signal.fileEvents(at: logs, coalescingFor: .milliseconds(200), on: QueueScheduler())
@@ -109,6 +112,7 @@ extension Signal where Value == Data, Failure == FileWatchError {
     /// a file that cannot be read fails with ``FileWatchError/permissionDenied(_:)`` or
     /// ``FileWatchError/readFailed(path:errno:)``. Disposing removes the watch.
     ///
+    /// <!-- example: output-unchecked: the new contents reach the handler on the reader thread, after the write returns -->
     /// ```swift
     /// let path = FileManager.default.temporaryDirectory.path + "/app.conf"
     /// FileManager.default.createFile(atPath: path, contents: Data("level=info".utf8))
@@ -167,8 +171,10 @@ extension Signal where Value == [String], Failure == FileWatchError {
     /// an existing directory (else ``FileWatchError/noSuchPath(_:)`` or
     /// ``FileWatchError/notADirectory(_:)``). Disposing removes the watch.
     ///
+    /// <!-- example: output-unchecked: the new listing reaches the handler on the reader thread, after the file is created -->
     /// ```swift
     /// let inbox = FileManager.default.temporaryDirectory.path + "/inbox"
+    /// try? FileManager.default.removeItem(atPath: inbox)
     /// try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
     /// let listing = Signal.directoryEntries(at: inbox).subscribe(next: { print($0) })
     /// // []

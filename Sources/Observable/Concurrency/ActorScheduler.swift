@@ -41,7 +41,7 @@ public final class ActorScheduler: Scheduler {
     /// The actor this scheduler runs its work on.
     ///
     /// ```swift
-    /// ActorScheduler.main.actor === MainActor.shared   // true
+    /// print(ActorScheduler.main.actor === MainActor.shared)   // true
     /// ```
     public let actor: any Actor
 

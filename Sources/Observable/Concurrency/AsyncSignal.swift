@@ -40,13 +40,11 @@ extension SignalConvertible where Value: Sendable {
     /// being subscribed: limit it (`take(_:)`) before iterating.
     ///
     /// ```swift
-    /// let names = Subject<String, Never>()
-    /// let task = Task {
-    ///     for await name in names.values { print("hello,", name) }
-    ///     print("no more names")
-    /// }
-    /// names.send("Ann")        // hello, Ann
-    /// names.sendCompleted()    // no more names
+    /// let names = Signal(values: ["Ann", "Bob"])
+    /// for await name in names.values { print("hello,", name) }   // hello, Ann, hello, Bob
+    /// print("no more names")                                    // no more names
+    /// // (From a Subject, the loop sees only what is sent after its iterator is made: a Task that starts
+    /// // iterating later misses the sends made before.)
     /// ```
     public var values: AsyncSignal<Value, Failure> {
         AsyncSignal(signal, bufferingPolicy: .unbounded)
@@ -81,9 +79,9 @@ extension SignalConvertible where Value: Sendable {
 /// enum ReadError: Error { case closed }
 /// let lines = Signal<String, ReadError>(values: ["a", "b"])
 /// do {
-///     for try await line in lines.values { print(line) }
+///     for try await line in lines.values { print(line) }   // a, b
 /// } catch {
-///     print("failed:", error)                              // error: ReadError
+///     print("failed:", error)                              // (not reached here: error is a ReadError)
 /// }
 /// ```
 public struct AsyncSignal<Value: Sendable, Failure: Error>: AsyncSequence {

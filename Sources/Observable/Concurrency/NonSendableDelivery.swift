@@ -15,6 +15,7 @@ extension Signal {
     /// `Sendable` — including `@MainActor` classes, which are — can use ``SignalConvertible/deliver(on:)``
     /// as usual.
     ///
+    /// <!-- example: output-unchecked: the rows arrive on the main queue after the background work, not before subscribe returns -->
     /// ```swift
     /// nonisolated final class SearchResults {  // not Sendable: a plain class with mutable state
     ///     var rows: [String] = []
@@ -25,7 +26,7 @@ extension Signal {
     ///     results.rows = ["a", "b"]
     ///     return results
     /// }
-    /// results.subscribe(next: { print($0.rows) })   // on the main queue
+    /// results.subscribe(next: { print($0.rows) })   // ["a", "b"] — on the main queue
     /// ```
     public static func start<Work: Scheduler, Delivery: Scheduler>(
         on workScheduler: Work,

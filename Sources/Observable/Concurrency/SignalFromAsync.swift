@@ -11,12 +11,13 @@ extension Signal {
     /// allows one iterator only: subscribe once, or share one subscription with
     /// ``SignalConvertible/publish()`` or ``SignalConvertible/replayLazily()``.
     ///
+    /// <!-- example: output-unchecked: a task reads the stream, so the values arrive after yield returns -->
     /// ```swift
     /// let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
     /// Signal(stream)                                  // Signal<Int, Never>
     ///     .map { $0 * 10 }
     ///     .subscribe(next: { print($0) }, completed: { print("done") })
-    /// continuation.yield(1)                           // 10
+    /// continuation.yield(1)                           // prints 10
     /// continuation.finish()                           // done
     /// ```
     /// Marble: the sequence's elements `1 2 3 end` → `-1-2-3-|`; a sequence that throws `x` → `-1-x`.

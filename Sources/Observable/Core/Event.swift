@@ -19,7 +19,7 @@ public enum Event<Value, Failure: Error> {
     /// Whether this is `.error` or `.completed`.
     ///
     /// ```swift
-    /// Event<Int, Never>.completed.isTerminal   // true
+    /// print(Event<Int, Never>.completed.isTerminal)   // true
     /// ```
     @inlinable
     public var isTerminal: Bool {
@@ -53,7 +53,7 @@ public enum Event<Value, Failure: Error> {
     /// The same event with its value transformed.
     ///
     /// ```swift
-    /// Event<Int, Never>.next(2).map { $0 * 10 }   // .next(20)
+    /// print(Event<Int, Never>.next(2).map { $0 * 10 })   // next(20)
     /// ```
     @inlinable
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> Event<NewValue, Failure> {

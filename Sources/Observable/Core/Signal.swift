@@ -265,7 +265,7 @@ extension Signal {
     ///
     /// ```swift
     /// Signal<Int, Never>(values: 1...3).subscribe(next: { print($0) })   // 1 2 3
-    /// Signal<Int, Never>(values: 1...).take(2).collect()                  // [1, 2]
+    /// Signal<Int, Never>(values: 1...).take(2).collect().subscribe(next: { print($0) })   // [1, 2]
     /// ```
     @inlinable
     public init<S: Sequence>(values: S) where S.Element == Value {

@@ -58,7 +58,7 @@ public protocol ObserverProtocol<Value, Failure>: AnyObject {
     ///         subscription?.dispose()   // one event is enough
     ///     }
     /// }
-    /// Signal(values: [1, 2, 3]).subscribe(FirstOnly())   // prints next(1) only
+    /// Signal(values: [1, 2, 3]).subscribe(FirstOnly())   // prints next(1) — only
     /// ```
     func didSubscribe(with subscription: any Disposable)
 }

@@ -78,9 +78,10 @@ extension SignalConvertible {
     /// ```swift
     /// let username = Subject<String, Never>()
     /// username.named("login.username").log(events: [.next, .subscribed, .disposed]).subscribe()
-    /// // login.username #1 subscribed · thread main
+    /// // login.username #1 subscribed · thread … — main or the thread's name, then the QueueScheduler's queue
     /// username.send("ann")
-    /// // login.username #1 next(ann) · thread main
+    /// // login.username #1 next(ann) · thread …
+    /// // login.username #1 disposed · thread … — when username goes away, at the end of the scope
     /// ```
     public func log(
         _ prefix: String = "", events: LoggedEvents,

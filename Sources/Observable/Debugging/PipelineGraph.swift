@@ -10,7 +10,7 @@
 /// let subscription = username.named("login.username").map { $0.count > 3 }.subscribe(next: { _ in })
 /// print(TetherDebug.graph().text)
 /// // subscriber
-/// // └─ login.username.map
+/// // └─ …login.username.map — a main-actor module adds a .delivered stage above it
 /// //    └─ login.username  [0 values]
 /// subscription.dispose()
 /// ```

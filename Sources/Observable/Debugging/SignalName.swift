@@ -31,7 +31,7 @@ extension Signal: CustomStringConvertible {
     /// ```swift
     /// let numbers = Signal(values: [1, 2, 3]).named("numbers")
     /// print(numbers.map { $0 * 2 })      // numbers.map
-    /// print(Signal<Int, Never>.empty)    // Signal<Int, Never>
+    /// print(Signal<Int, Never>.empty)    // Signal.empty
     /// ```
     public var description: String {
         debugInfo?.label ?? "Signal<\(Value.self), \(Failure.self)>"

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// let subscription = query.named("search.query").map { $0.lowercased() }.subscribe(next: { _ in })
 /// print(TetherDebug.graph().text)
 /// // subscriber
-/// // └─ search.query.map
+/// // └─ …search.query.map — a main-actor module adds a .delivered stage above it
 /// //    └─ search.query  [0 values]
 /// subscription.dispose()
 /// ```

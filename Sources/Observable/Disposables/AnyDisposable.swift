@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let timer = AnyDisposable { print("cancelled") }
-/// timer.dispose()   // prints "cancelled"
+/// timer.dispose()   // prints cancelled
 /// timer.dispose()   // prints nothing: disposing is idempotent
 /// ```
 public final class AnyDisposable: Disposable, @unchecked Sendable {
@@ -28,7 +28,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// ```swift
     /// let flag = AnyDisposable()
     /// flag.dispose()
-    /// flag.isDisposed   // true
+    /// print(flag.isDisposed)   // true
     /// ```
     public init() {
         self.action = nil
@@ -37,7 +37,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// Whether this disposable has been disposed.
     ///
     /// ```swift
-    /// AnyDisposable().isDisposed   // false
+    /// print(AnyDisposable().isDisposed)   // false
     /// ```
     public var isDisposed: Bool { state.load(ordering: .acquiring) }
 

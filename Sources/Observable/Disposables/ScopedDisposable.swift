@@ -55,7 +55,7 @@ extension Disposable {
     /// final class Screen {
     ///     var bag: ScopedDisposable?
     ///     init(_ subject: Subject<Int, Never>) {
-    ///         self.bag = subject.subscribe(next: { print($0) }).scoped()   // ends with the screen
+    ///         self.bag = subject.subscribe(next: { print($0) }).scoped()   // (ends with the screen)
     ///     }
     /// }
     /// ```

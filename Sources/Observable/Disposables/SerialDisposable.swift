@@ -4,8 +4,8 @@
 /// ```swift
 /// func search(_ text: String) -> Signal<[String], Never> { Signal(value: [text]) }
 /// let current = SerialDisposable()
-/// current.inner = search("a").subscribe(next: { print($0) })
-/// current.inner = search("ab").subscribe(next: { print($0) })   // the "a" search is cancelled
+/// current.inner = search("a").subscribe(next: { print($0) })    // ["a"]
+/// current.inner = search("ab").subscribe(next: { print($0) })   // ["ab"] — the "a" search is cancelled
 /// ```
 public final class SerialDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let lock = Lock()
@@ -58,8 +58,8 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// ```swift
     /// let serial = SerialDisposable(AnyDisposable { print("first disposed") })
     /// let first = serial.swap(AnyDisposable { print("second disposed") })
-    /// first?.isDisposed   // false: swapping out does not dispose
-    /// serial.dispose()    // prints "second disposed"
+    /// print(first?.isDisposed == true)   // false — swapping out does not dispose
+    /// serial.dispose()                   // prints second disposed
     /// ```
     @discardableResult
     public func swap(_ newInner: (any Disposable)?) -> (any Disposable)? {

@@ -88,9 +88,9 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// ```swift
     /// let location = Subject<String, Never>()
     /// let shared = location.publish().autoconnect()
-    /// let a = shared.subscribe(next: { print("A", $0) })   // connects
+    /// let a = shared.subscribe(next: { print("A", $0) })   // (connects)
     /// let b = shared.subscribe(next: { print("B", $0) })
-    /// a.dispose(); b.dispose()                              // disconnects
+    /// a.dispose(); b.dispose()                              // (disconnects)
     /// ```
     /// Marble: source `-1-2-3-4-`; A subscribes at 1, B at 2, both leave after 3 →
     /// A `-1-2-3|`, B `---2-3|` (disposed), source subscribed from 1 to 3 only.
@@ -153,7 +153,7 @@ extension SignalConvertible {
     /// let prices = Subject<Double, Never>()
     /// let connection = prices.multicast(ReplaySubject(capacity: 10))
     /// connection.connect()
-    /// connection.signal.subscribe(next: { print($0) })   // the last 10 prices, then new ones
+    /// connection.signal.subscribe(next: { print($0) })   // (the last 10 prices, then new ones)
     /// ```
     /// Marble: source `-1-2-3-|` into a `ReplaySubject` → subscriber after 2: `(12)-3-|`
     @inlinable

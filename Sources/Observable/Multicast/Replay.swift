@@ -8,9 +8,9 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// func loadConfig() -> Signal<[String: String], Never> { Signal(value: ["theme": "dark"]) }
-    /// let config = loadConfig().replay()   // loads now, once
-    /// config.subscribe(next: { print("apply", $0) })
-    /// config.subscribe(next: { print("log", $0) })  // receives the same values, without reloading
+    /// let config = loadConfig().replay()   // (loads now, once)
+    /// config.subscribe(next: { print("apply", $0) })  // apply ["theme": "dark"]
+    /// config.subscribe(next: { print("log", $0) })    // log ["theme": "dark"] — the same values, without reloading
     /// ```
     /// Marble: source `-1-2-|`; a subscriber after it finished → `(12|)`
     public func replay() -> Signal<Value, Failure> {
@@ -25,7 +25,7 @@ extension SignalConvertible {
     /// ```swift
     /// let statusUpdates = Subject<String, Never>()
     /// let status = statusUpdates.replayLast()
-    /// status.subscribe(next: { print($0) })   // the current status first
+    /// status.subscribe(next: { print($0) })   // (the current status first)
     /// ```
     /// Marble: source `-1-2-3-`; a subscriber after 3 → `3-…`
     public func replayLast() -> Signal<Value, Failure> {
@@ -44,9 +44,9 @@ extension SignalConvertible {
     /// func fetchUser(_ id: Int) -> Signal<String, Never> {
     ///     Signal { observer in print("fetching", id); observer.send("Ann"); return nil }
     /// }
-    /// let user = fetchUser(42).replayLazily()   // nothing happens yet
-    /// user.subscribe(next: { print("show", $0) })    // fetches, once
-    /// user.subscribe(next: { print("cache", $0) })   // replays, no second fetch
+    /// let user = fetchUser(42).replayLazily()   // prints nothing — nothing happens yet
+    /// user.subscribe(next: { print("show", $0) })    // fetching 42, show Ann — fetches, once
+    /// user.subscribe(next: { print("cache", $0) })   // cache Ann — replayed, no second fetch
     /// ```
     /// Marble: source `-1-2-|` started by the first subscriber; a later subscriber → `(12|)`
     public func replayLazily() -> Signal<Value, Failure> {

@@ -11,7 +11,7 @@
 /// account.valuesAndChanges(\.name, options: [.old, .new]).subscribe(next: { change in
 ///     print(change.oldValue ?? "-", "→", change.newValue ?? "-")
 /// })
-/// account.name = "Bob"   // Ann → Bob
+/// account.name = "Bob"   // prints Ann → Bob
 /// ```
 public struct Change<Value> {
     /// The value before the change (with `.old`; `nil` for the initial change).
@@ -77,7 +77,7 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     ///
     /// ```swift
-    /// ObservationOptions.prior.rawValue   // 8
+    /// print(ObservationOptions.prior.rawValue)   // 8
     /// ```
     public let rawValue: Int
 

@@ -11,7 +11,7 @@
 /// }
 /// var screen: SearchScreen? = SearchScreen()
 /// screen!.deallocated.subscribe(completed: { print("gone") })
-/// screen = nil   // gone
+/// screen = nil   // prints gone
 /// ```
 ///
 /// A ``KeyPathObservable`` class finds a token stored in it by itself (its ``KeyPathObservable/deallocated``
@@ -40,7 +40,7 @@ public final class DeallocationToken: @unchecked Sendable {
 /// }
 /// let screen = LoginScreen()
 /// let ticks = Subject<Int, Never>()
-/// ticks.take(until: screen.deallocated).subscribe(next: { print($0) })   // ends with the screen
+/// ticks.take(until: screen.deallocated).subscribe(next: { print($0) })   // (ends with the screen)
 /// ```
 public protocol DeallocationObservable: AnyObject {
     /// The token stored in this object (a `let`, which nothing else holds).
@@ -61,7 +61,7 @@ extension DeallocationObservable {
     /// final class Screen: DeallocationObservable { let deallocationToken = DeallocationToken() }
     /// var screen: Screen? = Screen()
     /// screen!.deallocated.subscribe(completed: { print("gone") })
-    /// screen = nil   // gone
+    /// screen = nil   // prints gone
     /// ```
     /// Marble: `----|` (completes at deinit)
     public var deallocated: Signal<Void, Never> {

@@ -102,7 +102,7 @@ extension KeyPathObservable {
     /// let model = Model()
     /// model.valuesAndChanges(\.count, options: [.initial, .old, .new, .prior])
     ///     .subscribe(next: { print($0) })     // Change(new: 0)
-    /// model.count = 1                          // Change(prior, old: 0), then Change(old: 0, new: 1)
+    /// model.count = 1                          // Change(prior, old: 0), Change(old: 0, new: 1)
     /// ```
     /// Marble (sets of 1 then 2, options `[.old, .new]`): `-1--2-` → `-(0→1)--(1→2)-`
     @inlinable
@@ -155,7 +155,7 @@ extension KeyPathObservable {
     /// final class LoginViewModel: KeyPathObservable { @Observed var username = "" }
     /// var vm: LoginViewModel? = LoginViewModel()
     /// vm!.deallocated.subscribe(completed: { print("gone") })
-    /// vm = nil   // gone
+    /// vm = nil   // prints gone
     /// ```
     /// Marble: `----|` (completes at deinit)
     public var deallocated: Signal<Void, Never> {

@@ -80,13 +80,13 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// Which problem this is.
     ///
     /// ```swift
-    /// ObservationWarning.handler = { warning in print(warning.kind) }   // keyPathObservesNothing
+    /// ObservationWarning.handler = { warning in print(warning.kind) }   // (e.g. keyPathObservesNothing)
     /// ```
     public let kind: Kind
     /// The type (and key path) concerned, e.g. `"\Settings.plain"`.
     ///
     /// ```swift
-    /// ObservationWarning.handler = { warning in print(warning.subject) }   // \Settings.plain
+    /// ObservationWarning.handler = { warning in print(warning.subject) }   // (e.g. \Settings.plain)
     /// ```
     public let subject: String
     /// A full explanation with the fix.
@@ -100,7 +100,7 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```swift
     /// ObservationWarning.handler = { warning in
-    ///     print(warning)   // Tether: observe(\Settings.plain) read no @Observed property …
+    ///     print(warning)   // (e.g. Tether: observe(\Settings.plain) read no @Observed property …)
     /// }
     /// ```
     public var description: String { "Tether: " + message }

@@ -20,8 +20,8 @@ import Synchronization
 ///     @Observed var password = ""
 /// }
 /// let vm = LoginViewModel()
-/// vm.observe(\.username).subscribe(next: { print($0) })   // prints ""
-/// vm.username = "ann"                                      // prints "ann"
+/// vm.observe(\.username).subscribe(next: { print($0) })   // (empty)
+/// vm.username = "ann"                                      // ann
 /// ```
 ///
 /// `@Observed` relies on the `_enclosingInstance` property-wrapper subscript (the mechanism behind

@@ -76,7 +76,7 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
     ///
     /// ```swift
     /// let temperature = LatestValue(Signal(value: 20.0), initial: 0)
-    /// print(temperature.isActive)   // false: that signal completed after its value
+    /// print(temperature.isActive)   // false — that signal completed after its value
     /// ```
     public var isActive: Bool {
         _$observationRegistrar.access(self, keyPath: \.isActive)

@@ -9,7 +9,7 @@
 /// let username = MutableProperty("")
 /// let password = MutableProperty("")
 /// let canLogIn = Property.combineLatest(username, password).map { !$0.isEmpty && !$1.isEmpty }
-/// canLogIn.value                                       // false
+/// print(canLogIn.value)                                // false
 /// canLogIn.signal.subscribe(next: { print($0) })       // false
 /// username.value = "ann"; password.value = "secret"    // false, true
 /// ```

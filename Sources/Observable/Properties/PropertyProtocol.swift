@@ -33,7 +33,7 @@ extension PropertyProtocol {
     /// ```swift
     /// let count = MutableProperty(2)
     /// let label = count.map { "\($0) items" }
-    /// label.value   // "2 items"
+    /// print(label.value)   // 2 items
     /// ```
     /// Marble: `-1-2-|` → `-a-b-|` (each value transformed)
     public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Property<NewValue> {

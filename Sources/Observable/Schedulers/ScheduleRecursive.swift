@@ -16,7 +16,7 @@ extension Scheduler {
     /// let countdown = MutableProperty(3)
     /// scheduler.scheduleRecursive { reschedule in
     ///     countdown.value -= 1
-    ///     print(countdown.value)       // 2, then 1, then 0
+    ///     print(countdown.value)       // 2, 1, 0 — one line per run
     ///     if countdown.value > 0 { reschedule() }
     /// }
     /// scheduler.run()

@@ -12,8 +12,8 @@ import Synchronization
 /// let scheduler = TestScheduler()
 /// scheduler.schedule(after: .seconds(2)) { print("b") }
 /// scheduler.schedule(after: .seconds(1)) { print("a") }
-/// scheduler.advance(by: .seconds(1))   // prints "a"; now == 1 s
-/// scheduler.run()                      // prints "b"; now == 2 s
+/// scheduler.advance(by: .seconds(1))   // prints a — now == 1 s
+/// scheduler.run()                      // prints b — now == 2 s
 /// ```
 ///
 /// - Complexity: scheduling, cancelling (disposing what `schedule` returned) and running each action
@@ -50,7 +50,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// scheduler.advance(by: .seconds(3))
-    /// scheduler.now   // 3 seconds
+    /// print(scheduler.now)   // 3.0 seconds
     /// ```
     public var now: Duration { lock.withLock { clock } }
 
@@ -99,7 +99,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
-    /// scheduler.advance(by: .seconds(2))   // tick tick tick (at 0, 1 and 2 s)
+    /// scheduler.advance(by: .seconds(2))   // prints tick, tick, tick — at 0, 1 and 2 s
     /// ```
     @discardableResult
     public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)

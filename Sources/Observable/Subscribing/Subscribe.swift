@@ -11,9 +11,9 @@ extension SignalConvertible {
     /// let subscription = subject.subscribe(
     ///     next: { print("got", $0) },
     ///     completed: { print("done") })
-    /// subject.send("a")          // got a
+    /// subject.send("a")          // prints got a
     /// subscription.dispose()
-    /// subject.send("b")          // nothing
+    /// subject.send("b")          // prints nothing
     /// ```
     @discardableResult
     @inlinable

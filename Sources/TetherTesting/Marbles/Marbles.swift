@@ -62,7 +62,7 @@ public enum Marbles {
     /// scheduler.run()
     /// let expected = try Marbles.events("-a-#", values: ["a": 1], error: LoginError.offline)
     /// XCTAssertEqual(recorder.events, expected)
-    /// // [next(1) @ 1.0 seconds, error(offline) @ 3.0 seconds]
+    /// print(expected)   // [next(1) @ 1.0 seconds, error(offline) @ 3.0 seconds]
     /// ```
     public static func events<Value, Failure: Error>(
         _ marbles: String,
@@ -131,11 +131,10 @@ public enum Marbles {
     /// import TetherTesting
     ///
     /// let events: [TimedEvent<Int, Never>] = [.next(1, at: .seconds(1)), .completed(at: .seconds(2))]
-    /// Marbles.render(events, symbol: { _ in "x" })
-    /// // "-x|"
+    /// print(Marbles.render(events, symbol: { _ in "x" }))   // -x|
     /// let crowded: [TimedEvent<String, Never>] = [.next("a", at: .zero), .next("b", at: .zero),
     ///                                             .next("c", at: .seconds(1))]
-    /// Marbles.render(crowded, symbol: { $0 })
+    /// print(Marbles.render(crowded, symbol: { $0 }))
     /// // inexact (frame 1.0 seconds): "a"@0 "b"@0 "c"@1   — "(ab)c" would put c at 4 s
     /// ```
     public static func render<Value, Failure: Error>(

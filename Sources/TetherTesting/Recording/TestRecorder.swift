@@ -194,7 +194,9 @@ extension TestRecorder: CustomStringConvertible {
     /// ```swift
     /// import TetherTesting
     ///
-    /// let recorder = TestRecorder(Subject<Int, Never>())
+    /// let scheduler = TestScheduler()
+    /// let recorder = try scheduler.cold("-A-B|").record(on: scheduler)
+    /// scheduler.run()
     /// print(recorder)   // "-A-B|" [next(A) @ 1.0 seconds, next(B) @ 3.0 seconds, completed @ 4.0 seconds]
     /// ```
     public var description: String {

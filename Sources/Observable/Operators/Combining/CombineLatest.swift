@@ -9,7 +9,7 @@ extension SignalConvertible {
     /// let name = Subject<String, Never>()
     /// let age = Subject<Int, Never>()
     /// name.combineLatest(with: age).subscribe(next: { print($0) })
-    /// name.send("Ann")   // nothing yet
+    /// name.send("Ann")   // prints nothing yet
     /// age.send(30)       // ("Ann", 30)
     /// name.send("Bob")   // ("Bob", 30)
     /// ```

@@ -94,6 +94,7 @@ extension SignalConvertible {
     /// enum AccessError: Error { case denied }
     /// let requestAccess = Signal<Void, AccessError>.empty
     /// let searchText = MutableProperty("")
+    ///
     /// // The ReactiveCocoa tutorials' live search: once access is granted, the search text.
     /// requestAccess.then { searchText }.subscribe(next: { print($0) })
     /// ```

@@ -8,7 +8,7 @@ extension SignalConvertible {
     /// let taps = Subject<String, Never>()
     /// let keys = Subject<String, Never>()
     /// taps.merge(with: keys).subscribe(next: { print($0) })
-    /// taps.send("tap"); keys.send("enter")   // tap, enter
+    /// taps.send("tap"); keys.send("enter")   // prints tap, enter
     /// ```
     /// Marble: `-a---b-|` merge `--1-2---|` → `-a1--2b-|` (all values in arrival order)
     @inlinable

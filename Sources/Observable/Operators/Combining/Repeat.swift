@@ -10,7 +10,7 @@ extension SignalConvertible {
     /// unbounded `repeat()` loop forever, as in RAC.
     ///
     /// ```swift
-    /// Signal(value: 1).repeat().take(3)   // 1, 1, 1, then completes
+    /// Signal(value: 1).repeat().take(3).subscribe(next: { print($0) })   // 1, 1, 1 — then completes
     /// ```
     /// Marble: `-1|` → `-1-1-1-…`
     @inlinable

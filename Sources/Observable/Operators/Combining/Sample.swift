@@ -40,7 +40,7 @@ extension SignalConvertible {
     /// let tick = Subject<Void, Never>()
     /// position.sample(on: tick).subscribe(next: { print($0) })
     /// position.send(1); position.send(2)
-    /// tick.send()   // 2
+    /// tick.send()   // prints 2
     /// tick.send()   // 2
     /// ```
     /// Marble:

@@ -3,7 +3,7 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// let searchText = Subject<String, Never>()
-    /// searchText.startWith("").subscribe(next: { print("query:", $0) })   // query: (empty) first
+    /// searchText.startWith("").subscribe(next: { print("query:", $0) })   // query: (empty) — first
     /// ```
     /// Marble: `--a--b-|` → `x-a--b-|`
     @inlinable

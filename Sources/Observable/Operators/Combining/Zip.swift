@@ -11,7 +11,7 @@ extension SignalConvertible {
     /// let letters = Subject<String, Never>()
     /// let numbers = Subject<Int, Never>()
     /// letters.zip(with: numbers).subscribe(next: { print($0) })
-    /// letters.send("a"); letters.send("b")   // nothing yet
+    /// letters.send("a"); letters.send("b")   // prints nothing yet
     /// numbers.send(1)                        // ("a", 1)
     /// numbers.send(2)                        // ("b", 2)
     /// ```

@@ -20,7 +20,7 @@ extension Signal {
     ///     cases: [.login: Signal(value: "Sign in"), .search: Signal(value: "Search")],
     ///     default: Signal(value: "Tether"))
     /// title.subscribe(next: { print($0) })
-    /// screen.send(.search)     // Search
+    /// screen.send(.search)     // prints Search
     /// screen.send(.settings)   // Tether
     /// ```
     /// Marble: keys `-a---b---c-|`, cases a: `-1|`, b: `-2-3|`, default `-4|` → `--1---2-3-4|`

@@ -43,7 +43,7 @@ extension SignalConvertible where Value: Equatable {
     /// The first value is always sent.
     ///
     /// ```swift
-    /// Signal(values: [1, 1, 2, 2, 1]).distinctUntilChanged()   // 1, 2, 1
+    /// Signal(values: [1, 1, 2, 2, 1]).distinctUntilChanged().subscribe(next: { print($0) })   // 1, 2, 1
     /// ```
     /// Marble: `-1-1-2-2-1-|` → `-1---2---1-|`
     @inlinable

@@ -2,7 +2,7 @@ extension SignalConvertible {
     /// Sends only the values that satisfy `isIncluded` (RAC's `filter:`).
     ///
     /// ```swift
-    /// Signal(values: 1...6).filter { $0.isMultiple(of: 2) }   // 2, 4, 6
+    /// Signal(values: 1...6).filter { $0.isMultiple(of: 2) }.subscribe(next: { print($0) })   // 2, 4, 6
     /// ```
     /// Marble: `-1-2-3-4-|` → `---2---4-|`
     @inlinable
@@ -62,7 +62,7 @@ extension SignalConvertible where Value: Equatable {
     /// Drops every value equal to `value` (RAC's `ignore:`).
     ///
     /// ```swift
-    /// Signal(values: ["a", "", "b"]).ignore("")   // "a", "b"
+    /// Signal(values: ["a", "", "b"]).ignore("").subscribe(next: { print($0) })   // a, b
     /// ```
     /// Marble: `-a-x-b-x-|` → `-a---b---|`  (ignore(x))
     @inlinable

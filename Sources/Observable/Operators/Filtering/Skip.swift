@@ -2,7 +2,7 @@ extension SignalConvertible {
     /// Drops the first `count` values (RAC's `skip:`). A count of zero or less skips nothing.
     ///
     /// ```swift
-    /// Signal(values: 1...5).skip(2)   // 3, 4, 5
+    /// Signal(values: 1...5).skip(2).subscribe(next: { print($0) })   // 3, 4, 5
     /// ```
     /// Marble: `-1-2-3-4-|` → `-----3-4-|`
     @inlinable
@@ -25,7 +25,7 @@ extension SignalConvertible {
     /// value (RAC's `skipWhileBlock:`).
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 5, 1]).skip(while: { $0 < 3 })   // 5, 1
+    /// Signal(values: [1, 2, 5, 1]).skip(while: { $0 < 3 }).subscribe(next: { print($0) })   // 5, 1
     /// ```
     /// Marble: `-1-2-5-1-|` → `-----5-1-|`
     @inlinable
@@ -48,7 +48,7 @@ extension SignalConvertible {
     /// value (RAC's `skipUntilBlock:`). The opposite of ``skip(while:)``.
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 5, 1]).skip(untilTrue: { $0 > 3 })   // 5, 1
+    /// Signal(values: [1, 2, 5, 1]).skip(untilTrue: { $0 > 3 }).subscribe(next: { print($0) })   // 5, 1
     /// ```
     /// Marble: `-1-2-5-1-|` → `-----5-1-|`
     @inlinable

@@ -6,7 +6,7 @@ extension SignalConvertible {
     /// Ending the source works for synchronous infinite sources too:
     ///
     /// ```swift
-    /// Signal(values: 1...).take(3)   // 1, 2, 3, then completes
+    /// Signal(values: 1...).take(3).subscribe(next: { print($0) })   // 1, 2, 3 — then completes
     /// ```
     /// Marble: `-1-2-3-4-|` → `-1-2|`  (take(2))
     @inlinable
@@ -40,7 +40,7 @@ extension SignalConvertible {
     /// A count of zero or less sends no value.
     ///
     /// ```swift
-    /// Signal(values: 1...5).takeLast(2)   // 4, 5 (when the source completes)
+    /// Signal(values: 1...5).takeLast(2).subscribe(next: { print($0) })   // 4, 5 — when the source completes
     /// ```
     /// Marble: `-1-2-3-|` → `-------(23|)`  (takeLast(2))
     /// - Complexity: O(`count`) memory.
@@ -84,7 +84,7 @@ extension SignalConvertible {
     /// not sent) and ends the subscription to the source (RAC's `takeWhileBlock:`).
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 5, 1]).take(while: { $0 < 3 })   // 1, 2, then completes
+    /// Signal(values: [1, 2, 5, 1]).take(while: { $0 < 3 }).subscribe(next: { print($0) })   // 1, 2 — then completes
     /// ```
     /// Marble: `-1-2-5-1-|` → `-1-2-|`
     @inlinable
@@ -165,7 +165,8 @@ extension SignalConvertible {
     /// ``take(while:)``; named apart from ``take(until:)``, which takes a trigger signal.
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 5, 1]).take(untilTrue: { $0 > 3 })   // 1, 2, then completes
+    /// Signal(values: [1, 2, 5, 1]).take(untilTrue: { $0 > 3 })
+    ///     .subscribe(next: { print($0) })   // 1, 2 — then completes
     /// ```
     /// Marble: `-1-2-5-1-|` → `-1-2-|`
     @inlinable
@@ -191,7 +192,7 @@ extension SignalConvertible {
     /// let cached = Subject<String, Never>()
     /// let fresh = Subject<String, Never>()
     /// cached.take(untilReplacement: fresh).subscribe(next: { print($0) })
-    /// cached.send("cached")   // cached
+    /// cached.send("cached")   // prints cached
     /// fresh.send("fresh")     // fresh
     /// cached.send("stale")    // (nothing)
     /// ```

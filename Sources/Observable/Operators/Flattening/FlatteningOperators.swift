@@ -115,7 +115,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// ```swift
     /// enum LoadError: Error { case offline }
     /// let pages = Subject<Signal<String, LoadError>, LoadError>()
-    /// pages.switchToLatest().subscribe(next: { print($0) })   // only the latest page load is shown
+    /// pages.switchToLatest().subscribe(next: { print($0) })   // (only the latest page load is shown)
     /// ```
     /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
@@ -130,7 +130,8 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// fails it and disposes the rest.
     ///
     /// ```swift
-    /// Signal(values: [Signal(values: [1, 2]), Signal(values: [3])]).concat()   // 1, 2, 3
+    /// Signal(values: [Signal(values: [1, 2]), Signal(values: [3])]).concat()
+    ///     .subscribe(next: { print($0) })   // 1, 2, 3
     /// ```
     /// Marble: outer `-a-b------|`, a `-1--2|`, b `-3-4|` → `--1--2-3-4|`
     @inlinable

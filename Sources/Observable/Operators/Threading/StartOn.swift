@@ -15,11 +15,11 @@ extension Signal where Value: Sendable {
     ///     observer.send(42)
     ///     observer.sendCompleted()
     /// }
-    /// scheduler.advance()                                 // nothing: not subscribed yet
+    /// scheduler.advance()                                 // prints nothing — not subscribed yet
     /// answer.subscribe(next: { print($0) })
-    /// scheduler.advance()                                 // computing, 42
+    /// scheduler.advance()                                 // prints computing, 42
     /// answer.subscribe(next: { print("again", $0) })
-    /// scheduler.advance()                                 // again 42 (replayed, not recomputed)
+    /// scheduler.advance()                                 // prints again 42 — replayed, not recomputed
     /// ```
     /// Marble (subscribed at 2, the block sends `1 2 |`): `--(12|)`; a later subscriber → `(12|)`
     public static func startLazily<S: Scheduler>(
@@ -41,9 +41,9 @@ extension Signal where Value: Sendable {
     ///     observer.send("t0k3n")
     ///     observer.sendCompleted()
     /// }
-    /// scheduler.advance()                        // fetching (no subscriber yet)
+    /// scheduler.advance()                        // prints fetching — no subscriber yet
     /// token.subscribe(next: { print($0) })
-    /// scheduler.advance()                        // t0k3n (replayed)
+    /// scheduler.advance()                        // prints t0k3n — replayed
     /// ```
     /// Marble (the block sends `1 2 |` when the scheduler runs it): a later subscriber → `(12|)`
     public static func startEagerly<S: Scheduler>(

@@ -15,9 +15,9 @@ extension SignalConvertible where Value: Sendable {
     /// taps.buffer(.seconds(1), on: scheduler).subscribe(next: { print($0) })
     /// taps.send(1)
     /// taps.send(2)
-    /// scheduler.advance(by: .seconds(1))   // [1, 2]
+    /// scheduler.advance(by: .seconds(1))   // prints [1, 2]
     /// taps.send(3)
-    /// taps.sendCompleted()                 // [3], then completes
+    /// taps.sendCompleted()                 // prints [3] — then completes
     /// ```
     /// Marble (interval of three dashes; `a` = `[1, 2]`, `b` = `[3]`): `-1-2---3-|` → `----a----(b|)`
     @inlinable

@@ -10,6 +10,7 @@ extension SignalConvertible where Value: Sendable {
     ///
     /// ```swift
     /// let searchText = Subject<String, Never>()
+    ///
     /// // The live search of the ReactiveCocoa tutorials: search only once typing paused for half a second.
     /// searchText
     ///     .filter { $0.count > 2 }
@@ -36,13 +37,14 @@ extension SignalConvertible where Value: Sendable {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// let input = Subject<String, Never>()
+    ///
     /// // Debounce typing, but let a submitted query ("…\n") through at once.
     /// input.debounce(.milliseconds(300), on: scheduler, while: { !$0.hasSuffix("\n") })
     ///     .subscribe(next: { print($0) })
     /// input.send("sw")
-    /// input.send("swift\n")                         // "swift\n" at once; "sw" is dropped
+    /// input.send("swift\n")                         // prints swift — and its "\n", at once; "sw" is dropped
     /// input.send("tether")
-    /// scheduler.advance(by: .milliseconds(300))     // "tether"
+    /// scheduler.advance(by: .milliseconds(300))     // prints tether
     /// ```
     /// Marble (interval of three dashes, `x` does not wait): `-a-b-x-c----|` → `-----x----c-|`
     @inlinable

@@ -72,7 +72,7 @@ extension SignalConvertible where Value: Sendable {
     /// let scheduler = TestScheduler()
     /// let clicks = Subject<Int, Never>()
     /// clicks.delay(.seconds(1), on: scheduler).subscribe(next: { print($0) })
-    /// clicks.send(1)                          // nothing yet
+    /// clicks.send(1)                          // prints nothing yet
     /// scheduler.advance(by: .seconds(1))      // 1
     /// ```
     /// Marble (delay of two dashes): `-1-2-|` → `---1-2-|`; `-1-#` → `---#` (error at once)

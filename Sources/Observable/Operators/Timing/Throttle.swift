@@ -18,9 +18,9 @@ extension SignalConvertible where Value: Sendable {
     /// let scheduler = TestScheduler()
     /// let scrolls = Subject<Int, Never>()
     /// scrolls.throttle(.seconds(1), latest: true, on: scheduler).subscribe(next: { print($0) })
-    /// scrolls.send(1)                       // 1 (at once)
+    /// scrolls.send(1)                       // prints 1 — at once
     /// scrolls.send(2); scrolls.send(3)
-    /// scheduler.advance(by: .seconds(1))    // 3 (latest of the window)
+    /// scheduler.advance(by: .seconds(1))    // prints 3 — the latest of the window
     /// ```
     /// Marble (window of three dashes), `latest: true`: `-123-------4-|` → `-1--3------4-|`;
     /// `latest: false`: `-123-------4-|` → `-1--2------4-|`

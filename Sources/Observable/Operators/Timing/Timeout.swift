@@ -20,7 +20,7 @@ extension SignalConvertible {
     /// let reply = Subject<String, LoadError>()
     /// reply.timeout(after: .seconds(5), raising: .timedOut, on: scheduler)
     ///     .subscribe(error: { print($0) })
-    /// scheduler.advance(by: .seconds(5))   // timedOut
+    /// scheduler.advance(by: .seconds(5))   // prints timedOut
     /// ```
     /// Marble (timeout after four dashes): `-1----2-|` → `-1--#`; `-1-|` → `-1-|`
     @inlinable
@@ -55,7 +55,7 @@ extension SignalConvertible where Failure == Never {
     /// let reply = Subject<String, Never>()
     /// reply.timeout(after: .seconds(5), raising: WaitError.timedOut, on: scheduler)
     ///     .subscribe(error: { print($0) })
-    /// scheduler.advance(by: .seconds(5))   // timedOut
+    /// scheduler.advance(by: .seconds(5))   // prints timedOut
     /// ```
     @inlinable
     public func timeout<S: Scheduler, NewFailure: Error>(

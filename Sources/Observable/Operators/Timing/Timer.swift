@@ -16,7 +16,7 @@ extension Signal where Value == Int, Failure == Never {
     /// ```swift
     /// let scheduler = TestScheduler()
     /// Signal.interval(.seconds(1), on: scheduler).subscribe(next: { print($0) })
-    /// scheduler.advance(by: .seconds(3))   // 0 (at 1 s), 1 (at 2 s), 2 (at 3 s)
+    /// scheduler.advance(by: .seconds(3))   // prints 0, 1, 2 — at 1, 2 and 3 s
     /// ```
     /// Marble (one dash per period): `` → `-0-1-2-3-…`
     @inlinable
@@ -74,7 +74,7 @@ extension Signal where Value == Date, Failure == Never {
     /// let scheduler = TestScheduler()
     /// Signal.interval(.seconds(1), on: scheduler, leeway: .milliseconds(100))
     ///     .subscribe(next: { (date: Date) in print(date) })
-    /// scheduler.advance(by: .seconds(2))   // two dates: at 1 s and at 2 s
+    /// scheduler.advance(by: .seconds(2))   // (two dates: at 1 s and at 2 s)
     /// ```
     /// Marble (one dash per period): `` → `-d-d-d-…`
     public static func interval<S: Scheduler>(

@@ -9,7 +9,7 @@
 /// words.group(by: \.count).subscribe(next: { (group: GroupedSignal<Int, String, Never>) in
 ///     group.subscribe(next: { print(group.key, $0) })
 /// })
-/// words.send("to")    // 2 to
+/// words.send("to")    // prints 2 to
 /// ```
 public struct GroupedSignal<Key, Value, Failure: Error>: SignalConvertible {
     /// The key shared by every value of this group.

@@ -15,7 +15,7 @@ extension SignalConvertible {
     /// Transforms each value (RAC's `map:`).
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).map { $0 * 10 }   // 10, 20, 30
+    /// Signal(values: [1, 2, 3]).map { $0 * 10 }.subscribe(next: { print($0) })   // 10, 20, 30
     /// ```
     /// Marble: `-1-2-3-|` → `-10-20-30-|`
     @inlinable

@@ -4,7 +4,8 @@ extension SignalConvertible {
     ///
     /// ```swift
     /// enum MyError: Error { case boom }
-    /// Signal<Int, MyError>(error: .boom).materialize()   // .error(.boom), then completes
+    /// Signal<Int, MyError>(error: .boom).materialize()
+    ///     .subscribe(next: { print($0) })   // error(boom) — then completes
     /// ```
     /// Marble: `-1-2-X` → `-next(1)-next(2)-(error(X)|)`
     @inlinable
@@ -49,7 +50,7 @@ extension SignalConvertible {
     /// enum MyError: Error { case boom }
     /// let events = Subject<Event<Int, MyError>, MyError>()
     /// events.dematerialize().subscribe(next: { print($0) })
-    /// events.send(.next(1))   // 1
+    /// events.send(.next(1))   // prints 1
     /// ```
     /// Marble: `-next(1)-completed-` → `-1-|`
     @inlinable

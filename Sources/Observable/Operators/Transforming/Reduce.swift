@@ -5,8 +5,8 @@ extension SignalConvertible {
     /// An empty source sends `initial`. A failing source sends only its error.
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).reduce(0, +)          // 6, then completes
-    /// Signal<Int, Never>.empty.reduce(10, +)          // 10, then completes
+    /// Signal(values: [1, 2, 3]).reduce(0, +).subscribe(next: { print($0) })          // 6 — then completes
+    /// Signal<Int, Never>.empty.reduce(10, +).subscribe(next: { print($0) })          // 10 — then completes
     /// ```
     /// Marble: `-1-2-3-|` → `-------(6|)`
     @inlinable
@@ -36,8 +36,8 @@ extension SignalConvertible {
     /// An empty source sends `[]`. A failing source sends only its error.
     ///
     /// ```swift
-    /// Signal(values: 1...3).collect()          // [1, 2, 3], then completes
-    /// Signal<Int, Never>.empty.collect()      // [], then completes
+    /// Signal(values: 1...3).collect().subscribe(next: { print($0) })          // [1, 2, 3] — then completes
+    /// Signal<Int, Never>.empty.collect().subscribe(next: { print($0) })      // [] — then completes
     /// ```
     /// Marble: `-1-2-3-|` → `-------([1,2,3]|)`
     @inlinable

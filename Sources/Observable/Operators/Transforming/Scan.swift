@@ -3,7 +3,7 @@ extension SignalConvertible {
     /// `initial` (RAC's `combinePreviousWithStart:reduce:`; reduce the pairs with `map`).
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).combinePrevious(0).map { $1 - $0 }   // 1, 1, 1
+    /// Signal(values: [1, 2, 3]).combinePrevious(0).map { $1 - $0 }.subscribe(next: { print($0) })   // 1, 1, 1
     /// ```
     /// Marble: `-1-2-3-|` with `0` → `-(0,1)-(1,2)-(2,3)-|`
     @inlinable
@@ -35,8 +35,8 @@ extension SignalConvertible {
     /// ```swift
     /// Signal(values: ["a", "b", "c"]).scan("", indexed: { running, letter, index in
     ///     running + letter + String(index)
-    /// })
-    /// // "a0", "a0b1", "a0b1c2"
+    /// }).subscribe(next: { print($0) })
+    /// // a0, a0b1, a0b1c2
     /// ```
     /// Marble (sum of value × index): `-1-2-3-|` → `-0-2-8-|`
     @inlinable
@@ -60,7 +60,7 @@ extension SignalConvertible {
     /// The accumulation starts from `initial` anew for each subscription.
     ///
     /// ```swift
-    /// Signal(values: [1, 2, 3]).scan(0, +)   // 1, 3, 6
+    /// Signal(values: [1, 2, 3]).scan(0, +).subscribe(next: { print($0) })   // 1, 3, 6
     /// ```
     /// Marble: `-1-2-3-|` → `-1-3-6-|`
     @inlinable
