@@ -263,7 +263,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// bag.add { print("cleaned up") }
     /// print(bag.count)   // 2
     /// request.dispose()  // request cancelled
-    /// print(bag.count)   // 1: the child disposed elsewhere is dropped
+    /// print(bag.count)   // 1 — the child disposed elsewhere is dropped
     /// ```
     public var count: Int {
         prune()

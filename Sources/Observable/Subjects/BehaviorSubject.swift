@@ -7,7 +7,7 @@
 /// let name = BehaviorSubject<String, Never>(value: "Ann")
 /// name.subscribe(next: { print($0) })   // Ann
 /// name.send("Bob")                      // Bob
-/// name.value                            // "Bob"
+/// print(name.value)                     // Bob
 /// ```
 public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, ObserverProtocol {
     @usableFromInline let core: SubjectCore<Value, Failure>

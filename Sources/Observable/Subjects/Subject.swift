@@ -11,7 +11,7 @@
 /// ```swift
 /// let clicks = Subject<Int, Never>()
 /// clicks.map { "click \($0)" }.subscribe(next: { print($0) })
-/// clicks.send(1)          // click 1
+/// clicks.send(1)          // prints click 1
 /// clicks.sendCompleted()
 /// ```
 public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverProtocol {
