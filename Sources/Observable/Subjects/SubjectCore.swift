@@ -42,6 +42,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// `joins` when the owner last took `pending` in: every entry in `entries` has a `joinIndex` at most
     /// this. Touched only by the gate's owner.
     @usableFromInline @exclusivity(unchecked) var takenJoins: UInt = 0
+    /// The newest join among `entries` (at most `takenJoins`): a value stamped with at least this goes to
+    /// every entry. Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
     /// Set under `lock` when the owner performed the terminal event or the shutdown: later subscribers
     /// join through the gate (their join delivers the terminal event, or ends them).
     @usableFromInline @exclusivity(unchecked) var joinsClosed = false
@@ -168,10 +171,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // allocation of its own.
             lifetime.add { entry.remove() }
             if self.joinsInPlace && self.joinInPlace(entry) { return }
-            // A subject that replays: the join calls the new subscriber, so it takes an idle subject like a
-            // send (and then delivers what other threads queued meanwhile).
-            self.enqueue(.add(entry), bounded: true, handOff: true)
+            self.joinThroughGate(entry)
         })
+    }
+
+    /// A subject that replays (or a plain one that ended): the join calls the new subscriber, so it takes
+    /// an idle subject like a send (and then delivers what other threads queued meanwhile). Out of line:
+    /// a plain subject's join never builds an operation (an unspecialized build fetches its type's metadata
+    /// for that, under the runtime's lock).
+    @usableFromInline
+    func joinThroughGate(_ entry: SubjectEntry<Value, Failure>) {
+        enqueue(.add(entry), bounded: true, handOff: true)
     }
 
     /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
@@ -198,6 +208,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         lock.lock()
         if !pending.isEmpty {
             entries.append(contentsOf: pending)
+            newestJoin = pendingJoins[pendingJoins.count - 1]
             entryJoins.append(contentsOf: pendingJoins)
             pending.removeAll(keepingCapacity: pending.capacity <= 64)
             pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
@@ -234,9 +245,16 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
-        waitForCallback(entry.id, skipped: entry.skipped)
-        // Not taken in by the owner yet: it was never called, and never will be.
+        // Not taken in by the owner yet: it was never called, and never will be (the owner takes entries
+        // in under the lock); no callback to wait for.
         if joinsInPlace && removePending(entry) { return }
+        waitForCallback(entry.id, skipped: entry.skipped)
+        removeThroughGate(entry)
+    }
+
+    /// Takes `entry` out of `entries`; out of line for the reason given at ``joinThroughGate(_:)``.
+    @usableFromInline
+    func removeThroughGate(_ entry: SubjectEntry<Value, Failure>) {
         // In place under the lock when the subject is idle (see
         // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
         // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
@@ -299,10 +317,12 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         switch event {
         case .next(let value):
             if capacity > 0 { record(value) }
-            // Subscribers joined meanwhile (a plain subject): take them in.
-            if joins.load(ordering: .relaxed) != takenJoins { takeJoins() }
+            // Subscribers that joined before this value was sent and are not taken in yet (a plain
+            // subject): take them in. At most once per batch: every value in a batch was stamped before
+            // the owner took the batch, so before it takes the joins.
+            if seen > takenJoins { takeJoins() }
             let snapshot = entries
-            if _fastPath(seen >= takenJoins) {
+            if _fastPath(seen >= newestJoin) {
                 // Every subscriber joined before this value was sent.
                 if _isPOD(Value.self) {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
