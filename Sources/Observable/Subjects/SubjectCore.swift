@@ -445,3 +445,16 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
         lifetime.dispose()
     }
 }
+
+extension SubjectOp: CustomStringConvertible {
+    /// An event reads as the event alone (the debugging tools quote it): `event(next(2))`.
+    @usableFromInline
+    var description: String {
+        switch self {
+        case .event(let event, _): "event(\(event))"
+        case .add: "add"
+        case .remove: "remove"
+        case .shutdown: "shutdown"
+        }
+    }
+}
