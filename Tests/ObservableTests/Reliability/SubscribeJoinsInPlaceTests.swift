@@ -90,6 +90,60 @@ final class SubscribeJoinsInPlaceTests: ResourceCheckedTestCase {
         waitOrFail(sender, within: 120, "the sender")
         busy.dispose()
     }
+
+    func testASubscriberJoiningFromInsideACallbackReceivesOnlyTheValuesSentAfterItsSubscribe() {
+        // The callback's sends are queued behind the value being delivered: the new subscriber gets the one
+        // sent after its subscribe returned, not the one sent before it started.
+        let subject = Subject<Int, Never>()
+        var late: [Int] = []
+        var lateSubscription: (any Disposable)?
+        let first = subject.signal.subscribe(next: { value in
+            guard value == 1 else { return }
+            subject.send(2)
+            lateSubscription = subject.signal.subscribe(next: { late.append($0) })
+            subject.send(3)
+        })
+        subject.send(1)
+        subject.send(4)
+        XCTAssertEqual(late, [3, 4])
+        lateSubscription?.dispose()
+        first.dispose()
+    }
+
+    func testASubscriptionDisposedBeforeTheDeliveringThreadTookItInIsNeverCalledAndIsReleased() {
+        // Joined while another subscriber's callback runs on another thread (so nobody has taken it in
+        // yet), disposed before anything was sent after it: never called; its closure is released at once.
+        let subject = Subject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let busy = subject.signal.subscribe(next: { value in
+            guard value == 1 else { return }
+            entered.signal()
+            proceed.wait()
+        })
+        let sender = startThread { subject.send(1) }
+        guard waitOrFail(entered, within: 60, "the first delivery") else {
+            proceed.signal()
+            return
+        }
+        final class Witness: Sendable {}
+        weak var released: Witness?
+        let calls = Atomic<Int>(0)
+        do {
+            let witness = Witness()
+            released = witness
+            let subscription = subject.signal.subscribe(next: { _ in
+                withExtendedLifetime(witness) { _ = calls.wrappingAdd(1, ordering: .relaxed) }
+            })
+            subscription.dispose()
+        }
+        XCTAssertNil(released, "the disposed subscription's closure was released")
+        proceed.signal()
+        waitOrFail(sender, within: 60, "the sender")
+        subject.send(2)
+        XCTAssertEqual(calls.load(ordering: .relaxed), 0)
+        busy.dispose()
+    }
 }
 
 private final class ReceivedValues: @unchecked Sendable {
