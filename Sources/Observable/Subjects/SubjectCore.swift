@@ -9,15 +9,17 @@ import Synchronization
 /// and the call — which is what lets `dispose()` wait for that subscriber's callback alone.
 ///
 /// **Joins (plain subjects).** A new subscriber of a ``Subject`` never goes through the gate: under the
-/// gate's lock it is appended to `pending` and `joins` is incremented (the entry's `joinIndex` is the new
-/// count). Every send is stamped with the count it read (`SubjectOp.event`'s `seen`), and the owner, before
-/// delivering an event, moves `pending` into `entries` when `joins` moved (one relaxed load per event
-/// otherwise) and calls an entry only when `joinIndex <= seen`: the value was sent after the entry joined.
-/// So `subscribe` neither delivers anything nor waits for the owner — not even for room in the backlog —
-/// and a subscriber receives every value sent after its `subscribe` returned and none whose send returned
-/// before it started. A subscription disposed before the owner took it in is taken out of `pending` under
-/// the lock. Subjects that replay (and a plain subject that already terminated) still join through the
-/// gate, since the join calls the new subscriber.
+/// gate's lock it is appended to `pending` and `joins` is incremented (its join index is the new count, kept
+/// in `pendingJoins`). Every send is stamped with the count it read (`SubjectOp.event`'s `seen`). Before
+/// delivering a value stamped later than the joins it has taken in (`takenJoins`), the owner moves
+/// `pending` into `entries` under the lock — at most once per batch, since a batch was stamped before the
+/// owner took it — and it calls an entry only when its join index is at most `seen`: the value was sent
+/// after the entry joined. So `subscribe` neither delivers anything nor waits for the owner — not even for
+/// room in the backlog — and a subscriber receives every value sent after its `subscribe` returned and none
+/// whose send returned before it started. A subscription disposed before the owner took it in is taken
+/// out of `pending` under the lock, without the disposal fence (it was never called). The terminal event
+/// and the shutdown take `pending` in and close it in one critical section; later subscribers join through
+/// the gate. Subjects that replay still join through the gate, since the join calls the new subscriber.
 ///
 /// A ``BehaviorSubject`` core is *ordered*: every operation is submitted in lock order and a sent value
 /// becomes `latest` at that moment, so `value` reads the latest value sent, even while the send is still
