@@ -265,10 +265,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     ///
     /// Only for bookkeeping that *may* be left to the owner indefinitely: the owner performs what others
     /// queue until the queue is empty, so a stream of it from threads that never deliver keeps the owner
-    /// from returning. A subscriber joining is not left that way (see `SubjectCore.signal`): threads that
-    /// subscribe and dispose in a loop take an idle gate to join and share the delivering, or the senders,
-    /// left to perform everyone's joins and removals alone, never found the queue empty (ten such threads
-    /// kept the last of eight senders in `send` past a 120 s watchdog under Thread Sanitizer).
+    /// from returning. So joins are not queued this way: a plain subject's subscriber joins under the lock
+    /// without any operation (see "Joins" in `SubjectCore`), and a join that must call its subscriber (a
+    /// replay, a property's current value) is submitted like a send, taking an idle gate.
     @inlinable
     package final func submitBookkeeping(
         _ op: Op, urgent isUrgent: Bool = false, ordered: Bool = false,

@@ -8,6 +8,19 @@ import Synchronization
 /// publishing the subscriber in the gate's `current` (one atomic exchange), a load of its disposed flag
 /// and the call — which is what lets `dispose()` wait for that subscriber's callback alone.
 ///
+/// **Joins (plain subjects).** A new subscriber of a ``Subject`` never goes through the gate: under the
+/// gate's lock it is appended to `pending` and `joins` is incremented (its join index is the new count, kept
+/// in `pendingJoins`). Every send is stamped with the count it read (`SubjectOp.event`'s `seen`). Before
+/// delivering a value stamped later than the joins it has taken in (`takenJoins`), the owner moves
+/// `pending` into `entries` under the lock — at most once per batch, since a batch was stamped before the
+/// owner took it — and it calls an entry only when its join index is at most `seen`: the value was sent
+/// after the entry joined. So `subscribe` neither delivers anything nor waits for the owner — not even for
+/// room in the backlog — and a subscriber receives every value sent after its `subscribe` returned and none
+/// whose send returned before it started. A subscription disposed before the owner took it in is taken
+/// out of `pending` under the lock, without the disposal fence (it was never called). The terminal event
+/// and the shutdown take `pending` in and close it in one critical section; later subscribers join through
+/// the gate. Subjects that replay still join through the gate, since the join calls the new subscriber.
+///
 /// A ``BehaviorSubject`` core is *ordered*: every operation is submitted in lock order and a sent value
 /// becomes `latest` at that moment, so `value` reads the latest value sent, even while the send is still
 /// queued behind a delivery in progress.
@@ -18,6 +31,25 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline typealias Op = SubjectOp<Value, Failure>
 
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
+    /// Which join each of `entries` was, at the same index (0: it joined through the gate, in order with
+    /// the events). Kept beside the entries rather than in them: an entry stays in malloc's 64-byte class.
+    @usableFromInline @exclusivity(unchecked) var entryJoins: ContiguousArray<UInt> = []
+    /// Subscribers that joined a plain subject and that the owner has not taken into `entries` yet, and
+    /// which join each was. Guarded by the gate's `lock`.
+    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<SubjectEntry<Value, Failure>> = []
+    @usableFromInline @exclusivity(unchecked) var pendingJoins: ContiguousArray<UInt> = []
+    /// How many subscribers joined a plain subject through `pending` (written under `lock`); a send is
+    /// stamped with it.
+    @usableFromInline let joins = Atomic<UInt>(0)
+    /// `joins` when the owner last took `pending` in: every entry in `entries` has a `joinIndex` at most
+    /// this. Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var takenJoins: UInt = 0
+    /// The newest join among `entries` (at most `takenJoins`): a value stamped with at least this goes to
+    /// every entry. Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
+    /// Set under `lock` when the owner performed the terminal event or the shutdown: later subscribers
+    /// join through the gate (their join delivers the terminal event, or ends them).
+    @usableFromInline @exclusivity(unchecked) var joinsClosed = false
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
     @usableFromInline @exclusivity(unchecked) var buffer: [Value] = []
     @usableFromInline @exclusivity(unchecked) var bufferStart = 0
@@ -63,6 +95,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Whether every operation goes through ``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``
     /// (``BehaviorSubject``), keeping ``latest`` in step with the order of delivery.
     @usableFromInline let isOrdered: Bool
+    /// A plain subject (no replay, not ordered): subscribers join through `pending`, never the gate.
+    @usableFromInline let joinsInPlace: Bool
     /// The latest value sent, for an ordered core. Guarded by the gate's `lock`.
     @usableFromInline @exclusivity(unchecked) var latest: Value?
 
@@ -71,6 +105,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         self.capacity = capacity
         self.buffer = initial
         self.isOrdered = ordered
+        self.joinsInPlace = capacity == 0 && !ordered
         self.latest = initial.last
         super.init()
     }
@@ -95,7 +130,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest`.
     @inlinable
     func noteOrdered(_ op: Op) -> Op {
-        if case .event(.next(let value)) = op { latest = value }
+        if case .event(.next(let value), _) = op { latest = value }
         return op
     }
 
@@ -124,7 +159,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func send(_ event: Event<Value, Failure>) {
         if terminated.load(ordering: .relaxed) { return }
-        enqueue(.event(event), bounded: true)
+        // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
+        // a `subscribe` that returned before this send started incremented it first.
+        enqueue(.event(event, seen: joins.load(ordering: .relaxed)), bounded: true)
     }
 
     @inlinable
@@ -135,17 +172,73 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
             lifetime.add { entry.remove() }
-            // A new subscriber takes an idle subject like a send (and then delivers what other threads
-            // queued meanwhile): threads that subscribe and dispose in a loop must share the delivering, or
-            // the senders, left to deliver alone, could never return (see ThreadingAndLifetimes).
-            self.enqueue(.add(entry), bounded: true, handOff: true)
+            if self.joinsInPlace && self.joinInPlace(entry) { return }
+            self.joinThroughGate(entry)
         })
+    }
+
+    /// A subject that replays (or a plain one that ended): the join calls the new subscriber, so it takes
+    /// an idle subject like a send (and then delivers what other threads queued meanwhile). Out of line:
+    /// a plain subject's join never builds an operation (an unspecialized build fetches its type's metadata
+    /// for that, under the runtime's lock).
+    @usableFromInline
+    func joinThroughGate(_ entry: SubjectEntry<Value, Failure>) {
+        enqueue(.add(entry), bounded: true, handOff: true)
+    }
+
+    /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
+    /// subject already performed its terminal event or shutdown, and the entry joins through the gate.
+    @inlinable
+    func joinInPlace(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        if joinsClosed {
+            lock.unlock()
+            return false
+        }
+        let index = joins.load(ordering: .relaxed) &+ 1
+        pending.append(entry)
+        pendingJoins.append(index)
+        joins.store(index, ordering: .releasing)
+        lock.unlock()
+        return true
+    }
+
+    /// Called by the owner: takes the subscribers that joined meanwhile into `entries`; with `close`, later
+    /// ones join through the gate (the terminal event or the shutdown is being performed).
+    @usableFromInline
+    func takeJoins(closing close: Bool = false) {
+        lock.lock()
+        if !pending.isEmpty {
+            entries.append(contentsOf: pending)
+            newestJoin = pendingJoins[pendingJoins.count - 1]
+            entryJoins.append(contentsOf: pendingJoins)
+            pending.removeAll(keepingCapacity: pending.capacity <= 64)
+            pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
+        }
+        takenJoins = joins.load(ordering: .relaxed)
+        if close { joinsClosed = true }
+        lock.unlock()
+    }
+
+    /// Takes `entry` out of `pending` if the owner has not taken it in yet; returns whether it did.
+    @inlinable
+    func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        guard let index = pending.lastIndex(where: { $0 === entry }) else {
+            lock.unlock()
+            return false
+        }
+        pending.remove(at: index)
+        pendingJoins.remove(at: index)
+        lock.unlock()
+        return true
     }
 
     @inlinable
     func removeEntry(_ entry: SubjectEntry<Value, Failure>) {
         if let index = entries.lastIndex(where: { $0 === entry }) {
             entries.remove(at: index)
+            entryJoins.remove(at: index)
         }
     }
 
@@ -154,7 +247,16 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        // Not taken in by the owner yet: it was never called, and never will be (the owner takes entries
+        // in under the lock); no callback to wait for.
+        if joinsInPlace && removePending(entry) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
+        removeThroughGate(entry)
+    }
+
+    /// Takes `entry` out of `entries`; out of line for the reason given at ``joinThroughGate(_:)``.
+    @usableFromInline
+    func removeThroughGate(_ entry: SubjectEntry<Value, Failure>) {
         // In place under the lock when the subject is idle (see
         // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
         // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
@@ -194,8 +296,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func perform(_ op: Op) {
         switch op {
-        case .event(let event):
-            deliver(event)
+        case .event(let event, let seen):
+            deliver(event, seen: seen)
         case .add(let entry):
             add(entry)
         case .remove(let entry):
@@ -203,35 +305,52 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .shutdown:
             if terminal != nil { return }
             isShutDown = true
+            if joinsInPlace { takeJoins(closing: true) }
             let snapshot = entries
             entries = []
+            entryJoins = []
             for entry in snapshot { entry.finish() }
         }
     }
 
     @inlinable
-    func deliver(_ event: Event<Value, Failure>) {
+    func deliver(_ event: Event<Value, Failure>, seen: UInt) {
         if terminal != nil { return }
         switch event {
         case .next(let value):
             if capacity > 0 { record(value) }
+            // Subscribers that joined before this value was sent and are not taken in yet (a plain
+            // subject): take them in. At most once per batch: every value in a batch was stamped before
+            // the owner took the batch, so before it takes the joins.
+            if seen > takenJoins { takeJoins() }
             let snapshot = entries
-            if _isPOD(Value.self) {
-                // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an event
-                // sink gets a new event, a free copy.
-                for entry in snapshot { callNext(entry, value) }
+            if _fastPath(seen >= newestJoin) {
+                // Every subscriber joined before this value was sent.
+                if _isPOD(Value.self) {
+                    // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
+                    // event sink gets a new event, a free copy.
+                    for entry in snapshot { callNext(entry, value) }
+                } else {
+                    // A new event would retain the value once more per subscriber: the event as it is.
+                    for entry in snapshot { call(entry, event) }
+                }
             } else {
-                // A new event would retain the value once more per subscriber: the event as it is.
-                for entry in snapshot { call(entry, event) }
+                // Some joined after it was sent: they do not receive it.
+                let joined = entryJoins
+                for index in snapshot.indices where joined[index] <= seen { call(snapshot[index], event) }
             }
             exitCallback()
         case .error, .completed:
+            // Everyone who joined receives the terminal event, even after it was sent; later subscribers
+            // join through the gate and receive it there.
+            if joinsInPlace { takeJoins(closing: true) }
             terminal = event
             terminated.store(true, ordering: .releasing)
             // A terminated subscriber disposes every subscription made with it (RAC 2.5).
             disposeSubscriptions()
             let snapshot = entries
             entries = []
+            entryJoins = []
             for entry in snapshot { call(entry, event) }
             exitCallback()
             for entry in snapshot { entry.finish() }
@@ -276,13 +395,15 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             return
         }
         entries.append(entry)
+        entryJoins.append(0)
     }
 }
 
 /// An operation on a subject, performed by its gate's owner.
 @usableFromInline
 enum SubjectOp<Value, Failure: Error> {
-    case event(Event<Value, Failure>)
+    /// An event, and the subject's `joins` when it was sent (see "Joins" in ``SubjectCore``'s notes).
+    case event(Event<Value, Failure>, seen: UInt)
     case add(SubjectEntry<Value, Failure>)
     case remove(SubjectEntry<Value, Failure>)
     case shutdown
@@ -324,5 +445,18 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     func finish() {
         disposed.store(true, ordering: .sequentiallyConsistent)
         lifetime.dispose()
+    }
+}
+
+extension SubjectOp: CustomStringConvertible {
+    /// An event reads as the event alone (the debugging tools quote it): `event(next(2))`.
+    @usableFromInline
+    var description: String {
+        switch self {
+        case .event(let event, _): "event(\(event))"
+        case .add: "add"
+        case .remove: "remove"
+        case .shutdown: "shutdown"
+        }
     }
 }
