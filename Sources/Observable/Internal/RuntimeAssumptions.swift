@@ -110,26 +110,42 @@ package enum RuntimeAssumptions {
     private static let classFields = _EachFieldOptions(rawValue: 1 << 0)
 
     /// The self-test: the offset `_forEachField` reports for a probe's `@Observed` property must hold
-    /// that property, as the property's own key-path accessor wrote it. The probe's observer storage is
-    /// allocated through the key path (a tracked read), then the storage found at the offset is compared
-    /// word by word — read as plain integers, so a wrong offset is a failed check, not a crash.
+    /// that property, as the property's own key-path accessor wrote it.
     static func checkFieldOffsets() -> Bool {
-        let probe = FieldOffsetProbe()
-        let (_, reads) = ReadTracker.track { probe.first }
-        guard reads.count == 1,
-            case .field(let offset, let storage) = firstObservedField(of: FieldOffsetProbe.self),
-            storage == Observed<Int>.self,
-            offset >= 2 * MemoryLayout<UInt>.size, offset <= 8 * MemoryLayout<UInt>.size,
+        guard case .field(let offset, let storage) = firstObservedField(of: FieldOffsetProbe.self),
+            storage == Observed<Int>.self
+        else { return false }
+        return FieldOffsetProbe().holdsItsProperty(at: offset)
+    }
+}
+
+/// The object whose `@Observed` property the field-offset self-test looks for.
+final class FieldOffsetProbe: KeyPathObservable {
+    static let value = 0x5EED_F1E1D
+    @Observed var first = FieldOffsetProbe.value
+    /// Room after the property, so that a check of a wrong offset close to the right one reads only the
+    /// probe's own memory.
+    private var padding: (Int, Int, Int) = (0, 0, 0)
+
+    /// Whether this probe's `first` property is stored at `offset` in the object: its observer storage is
+    /// allocated through the key path (a tracked read), then the storage at `offset` is compared with it
+    /// word by word — read as plain integers, so a wrong offset is a failed check, not a crash.
+    func holdsItsProperty(at offset: Int) -> Bool {
+        let (_, reads) = ReadTracker.track { first }
+        let word = MemoryLayout<UInt>.size
+        guard reads.count == 1, offset >= 2 * word,
+            offset + MemoryLayout<Observed<Int>>.size <= 2 * word + MemoryLayout<(Observed<Int>, Int, Int, Int)>.size,
             let valueOffset = MemoryLayout<Observed<Int>>.offset(of: \Observed<Int>.value),
             let channelOffset = MemoryLayout<Observed<Int>>.offset(of: \Observed<Int>.channel)
         else { return false }
-        return withExtendedLifetime(probe) {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque()) + offset
+        return withExtendedLifetime(self) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
             let channel = UInt(bitPattern: ObjectIdentifier(reads[0].channel))
-            return base.loadUnaligned(fromByteOffset: valueOffset, as: Int.self) == 0x5EED_F1E1D
+            return base.loadUnaligned(fromByteOffset: valueOffset, as: Int.self) == Self.value
                 && base.loadUnaligned(fromByteOffset: channelOffset, as: UInt.self) == channel
         }
     }
+
 }
 
 /// The object the object-query self-test asks about, alive, in its deinit and after it.
@@ -143,11 +159,6 @@ private final class ObjectQueryProbe {
 package final class UnownedPin {
     private unowned let object: AnyObject
     package init(_ object: AnyObject) { self.object = object }
-}
-
-/// The object whose `@Observed` property the field-offset self-test looks for.
-private final class FieldOffsetProbe: KeyPathObservable {
-    @Observed var first = 0x5EED_F1E1D
 }
 
 // MARK: - The optimizer promise

@@ -29,7 +29,7 @@ void tether_heavy_barrier(void);
 
 /// The address of the calling frame on the machine stack. Unlike the address of a Swift local, it is never
 /// in a sanitizer's "fake stack": AddressSanitizer moves locals whose address is taken to the heap (to catch
-/// uses after return), which made the deep-chain trampoline's stack measurement meaningless under it.
+/// uses after return), which would make the deep-chain trampoline's stack measurement meaningless.
 static inline __attribute__((always_inline)) unsigned long tether_stack_address(void) {
     return (unsigned long)__builtin_frame_address(0);
 }

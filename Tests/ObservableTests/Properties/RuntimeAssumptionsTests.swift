@@ -42,6 +42,18 @@ final class RuntimeAssumptionsTests: XCTestCase {
         }
     }
 
+    /// The field-offset self-test can fail: it accepts the offset the runtime reports and rejects a
+    /// neighbouring one.
+    func testTheFieldOffsetSelfTestRejectsAWrongOffset() {
+        guard case .field(let offset, _) = RuntimeAssumptions.firstObservedField(of: FieldOffsetProbe.self) else {
+            return XCTFail("no @Observed field found in the probe")
+        }
+        let word = MemoryLayout<UInt>.size
+        XCTAssertTrue(FieldOffsetProbe().holdsItsProperty(at: offset))
+        XCTAssertFalse(FieldOffsetProbe().holdsItsProperty(at: offset + word))
+        XCTAssertFalse(FieldOffsetProbe().holdsItsProperty(at: offset - word))
+    }
+
     /// Once a property's storage exists, both paths find the very same channel.
     func testBothPathsFindTheSameLifetimeChannelOnceAPropertyWasObserved() throws {
         let model = CounterModel()
