@@ -250,9 +250,8 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
     }
 
     func testObjectFilterMatchesTheObjectHoweverThePostTypesItAndNoValueHoldingItsAddress() {
-        // The filter reads a post's object straight from the `Any` when it is stored as exactly the
-        // object's class; every other way of posting it takes the general comparison, and a value that
-        // merely carries the object's address (first word of the `Any` equal to it) must not match.
+        // However the post types the object (its class, a superclass, `AnyObject`, inside an `Optional`),
+        // it matches; a value that merely carries the object's address must not.
         class Base {}
         final class Derived: Base {}
         let center = NotificationCenter()

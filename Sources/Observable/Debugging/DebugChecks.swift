@@ -18,8 +18,8 @@ public struct DebugChecks: OptionSet, Sendable, Hashable {
     /// ``TetherDebug/requireMainQueue(for:)`` — is set on another queue.
     public static let mainQueueBindings = DebugChecks(rawValue: 1)
     /// A send into a subject or property from inside the delivery of one of its own events: it is queued
-    /// behind that event (guarantee 4), which is often not what the author expected. Checked for
-    /// subscriptions started while the checks are on.
+    /// behind that event (guarantee 4 of <doc:ThreadingAndLifetimes>), which is often not what the author
+    /// expected. Checked for subscriptions started while the checks are on.
     public static let reentrancy = DebugChecks(rawValue: 2)
     /// Every check.
     public static let all: DebugChecks = [.mainQueueBindings, .reentrancy]

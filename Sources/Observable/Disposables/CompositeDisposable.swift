@@ -228,7 +228,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ///
     /// Use it instead of bit-casting the closure to a `@Sendable` type: `unsafeBitCast` is generic, so the
     /// closure passed through it is wrapped in two reabstraction thunks, each a heap-allocated context
-    /// (a flattening operator paid two allocations and two indirect calls per inner signal for that).
+    /// (for a flattening operator, two allocations and two indirect calls per inner signal).
     @discardableResult
     @inlinable
     package func addUnchecked(_ action: @escaping () -> Void) -> Key? {
@@ -323,21 +323,6 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         return true
     }
 
-    // The slow paths are out of line and declared `notEscaping`: they use this object's address as a
-    // number (the key waiters park on) and keep nothing. Otherwise the optimizer must assume that `self`
-    // escapes from every `dispose()`, and a subscription's lifetime that never leaves its subscriber (a
-    // cold signal subscribed for its values only) could not be allocated on the stack.
-
-    /// Wakes the threads waiting in a second `dispose()`.
-    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
-    // swift-format-ignore
-    @usableFromInline
-    @_effects(notEscaping self.**)
-    @inline(never)
-    func wakeWaitingDisposers() {
-        ParkingLot.unparkAll(parkingAddress(of: self))
-    }
-
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
     @inlinable
     func waitForDisposer(_ me: UInt) {
@@ -346,30 +331,6 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         waitForDisposerSlow(disposer)
     }
 
-    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
-    // swift-format-ignore
-    @usableFromInline
-    @_effects(notEscaping self.**)
-    @inline(never)
-    func waitForDisposerSlow(_ disposer: UInt) {
-        // Flag the wait (bit 0), unless the first disposer finished meanwhile.
-        var word = keyOrDisposer.load(ordering: .relaxed)
-        while word != 0 && word & 1 == 0 {
-            let (exchanged, original) = keyOrDisposer.compareExchange(
-                expected: word, desired: word | 1, ordering: .acquiringAndReleasing)
-            if exchanged { break }
-            word = original
-        }
-        if word == 0 { return }
-        let address = parkingAddress(of: self)
-        guard
-            let wait = WaitGraph.shared.begin(waitingFor: disposer, breakable: true, parkingAddress: address)
-        else { return }
-        defer { WaitGraph.shared.end(wait) }
-        while keyOrDisposer.load(ordering: .acquiring) != 0, !wait.isBroken {
-            ParkingLot.park(on: address) {
-                keyOrDisposer.load(ordering: .relaxed) != 0 && !wait.isBroken
-            }
-        }
-    }
+    // The slow paths, `wakeWaitingDisposers()` and `waitForDisposerSlow(_:)`, are in RuntimeAssumptions.swift
+    // (declared not to let `self` escape).
 }

@@ -21,9 +21,9 @@ enum KeyPathUpdate<Value> {
 /// one, whose sets are no longer heard. Reads of anything else are not tracked.
 ///
 /// All inputs go through one ``Mailbox``: evaluations never overlap, and a set made by the
-/// subscriber's own callback is handled after the current update (guarantees 3 and 4). The observation
-/// holds its object weakly and ends when the object deinitializes (seen through the object's lifetime
-/// storage, see ``ObjectLifetime``).
+/// subscriber's own callback is handled after the current update (guarantees 3 and 4 of
+/// <doc:ThreadingAndLifetimes>). The observation holds its object weakly and ends when the object
+/// deinitializes (seen through the object's lifetime storage, see ``ObjectLifetime``).
 @usableFromInline
 final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
     // Safety: `lastValue` is touched only inside the mailbox's handler (serialized); `dependencies`,

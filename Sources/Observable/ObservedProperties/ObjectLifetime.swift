@@ -1,5 +1,3 @@
-@_spi(Reflection) import Swift
-
 /// Finds storage inside an object through which Tether sees the object deinitialize.
 ///
 /// Swift on Linux has no deinit hooks and no associated objects, so `deallocated` relies on storage the
@@ -7,17 +5,21 @@
 /// object and tells its observers). Which property does not matter; the first `@Observed` stored
 /// property (own or inherited) is used, its box allocated if needed.
 ///
-/// Finding it without a key path needs the field's offset, which the standard library's reflection SPI
-/// (`_forEachField`, the runtime's own field metadata) provides for classes. The lookup runs once per
-/// class and is cached. If that SPI is unavailable, the fallback is `Mirror`, which can only reuse a box
-/// that an earlier observation already allocated.
+/// Finding it without a key path needs the field's offset, which only the standard library's reflection
+/// SPI provides (``RuntimeAssumptions/firstObservedField(of:)``, checked by a self-test). The lookup runs
+/// once per class and is cached. When the SPI cannot be used, the fallback is `Mirror`, which can only
+/// reuse a box that an earlier observation already allocated: an object none of whose `@Observed`
+/// properties was ever observed then has no lifetime channel.
 enum ObjectLifetime {
     /// The lifetime channel of `object`, or `nil` if it owns no `@Observed` property.
     ///
     /// Must be called on the object's isolation (it may allocate the property's observer box).
-    static func channel(of object: AnyObject) -> (any ObservedChannelProtocol)? {
+    /// `usingFieldOffsets` is for tests, which force the fallback.
+    static func channel(
+        of object: AnyObject, usingFieldOffsets: Bool = RuntimeAssumptions.fieldOffsetsWork
+    ) -> (any ObservedChannelProtocol)? {
         let objectType: AnyObject.Type = type(of: object)
-        switch field(of: objectType) {
+        switch usingFieldOffsets ? field(of: objectType) : .reflectionUnavailable {
         case .field(let offset, let storage):
             let base = Unmanaged.passUnretained(object).toOpaque()
             return withExtendedLifetime(object) { storage.lifetimeChannel(at: base + offset) }
@@ -37,13 +39,12 @@ enum ObjectLifetime {
     private static func field(of type: AnyObject.Type) -> Field {
         let key = ObjectIdentifier(type)
         if let cached = cache.lock.withLock({ cache.fields[key] }) { return cached }
-        var found: Field = .none
-        let supported = _forEachField(of: type, options: classFields) { _, offset, fieldType, _ in
-            guard let storage = fieldType as? any ObservedStorageField.Type else { return true }
-            found = .field(offset: offset, storage: storage)
-            return false
-        }
-        if case .none = found, !supported { found = .reflectionUnavailable }
+        let found: Field =
+            switch RuntimeAssumptions.firstObservedField(of: type) {
+            case .field(let offset, let storage): .field(offset: offset, storage: storage)
+            case .none: .none
+            case .unsupported: .reflectionUnavailable
+            }
         cache.lock.withLock { cache.fields[key] = found }
         return found
     }
@@ -56,9 +57,6 @@ enum ObjectLifetime {
         }
         return mirror.superclassMirror.flatMap(installedChannel(in:))
     }
-
-    /// `_EachFieldOptions.classType`, spelled by value: the SPI declares it as a mutable static.
-    private static let classFields = _EachFieldOptions(rawValue: 1 << 0)
 
     private final class Cache: @unchecked Sendable {
         // Safety: `fields` is only accessed under `lock`.

@@ -90,10 +90,9 @@ public struct Observed<Value> {
         }
         @inline(__always) set {
             // `_fastPath`: the unobserved set is the fall-through, so a loop of sets takes one branch per
-            // iteration, not two (a taken jump to the plain store and one back): W6 with no observer ran at
-            // two cycles per set instead of one on this machine (AMD EPYC), 1.9–2.0× a stored property.
-            // (On the address as an integer: the optimizer dropped the hint from a test of the optional.)
-            let address = unsafeBitCast(instance[keyPath: storageKeyPath].channel, to: UInt.self)
+            // iteration, not two (a taken jump to the plain store and one back). The hint is given on the
+            // channel's address as an integer: the optimizer drops it from a test of the optional itself.
+            let address = UInt(bitPattern: instance[keyPath: storageKeyPath].channel?.toOpaque())
             if _fastPath(address == 0) {
                 instance[keyPath: storageKeyPath].value = newValue
                 return

@@ -60,9 +60,9 @@ protocol ObservedChannelProtocol: AnyObject {
 /// - a disposer sets `disposed` (sequentially consistent), then — only if `current` names its own
 ///   observer on another thread — parks until that callback returned. Either the delivery saw the flag
 ///   and skipped the observer, or the disposer saw its observer in `current` and waited for it: nothing
-///   reaches an observer after `dispose()` returns (guarantee 2), and a disposer never waits for another
-///   observer's callback (so it can't deadlock on a lock that callback needs). Disposing from inside a
-///   delivery on the same thread returns at once;
+///   reaches an observer after `dispose()` returns (guarantee 2 of <doc:ThreadingAndLifetimes>), and a
+///   disposer never waits for another observer's callback (so it can't deadlock on a lock that callback
+///   needs). Disposing from inside a delivery on the same thread returns at once;
 /// - the disposer then releases the observer's closures (a disposer inside a delivery of this channel
 ///   defers that to the end of the delivery, since the closure may be running) and flags the channel;
 ///   the owner drops released observers from its list at its next delivery or subscription.

@@ -53,7 +53,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func post(_ input: Input) {
         if closed.load(ordering: .relaxed) { return }
-        // Unretained in the closure: capturing `self` made every input retain and release the mailbox.
+        // Unretained in the closure: capturing `self` would retain and release the mailbox per input.
         let mailbox = Unmanaged.passUnretained(self)
         submit(.input(input), bounded: true) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
     }

@@ -43,13 +43,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
-    // `notEscaping`: the slow paths use the lock's address as a number (the key it parks on) and keep
-    // nothing. Without the declaration the optimizer must assume the address escapes, and with it the
-    // object holding the lock: no object with a lock could ever be allocated on the stack.
-    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
-    // swift-format-ignore
     @usableFromInline
-    @_effects(notEscaping self.**)
     package func lockSlow() {
         // A short bounded retry: most critical sections here are a few stores long.
         for _ in 0..<16 {
@@ -69,8 +63,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     ///
     /// An exchange, not a plain release store, for two reasons: it tells whether a waiter parked, and it
     /// keeps the optimizer from sinking the retain of a reference read under the lock below the unlock.
-    /// With a plain store it did exactly that (seen in `SerialDisposable.inner`'s getter: the retain ran
-    /// after the unlock, racing with a setter that released the old value — a use-after-free).
+    /// A plain release store allows that sinking: a getter such as `SerialDisposable.inner`'s would then
+    /// retain after the unlock, racing with a setter that releases the old value (a use-after-free).
     @inlinable
     package func unlock() {
         if state.exchange(0, ordering: .releasing) == 2 {
@@ -78,10 +72,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         }
     }
 
-    // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
-    // swift-format-ignore
     @usableFromInline
-    @_effects(notEscaping self.**)
     package func unlockSlow() {
         ParkingLot.unparkOne(address)
     }

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Who waits for whom, so that Tether's own waits never close a cycle.
 ///
-/// Three waits in the package block a thread until another thread makes progress:
+/// Three waits in the package block a thread until another thread makes progress (guarantees numbered as
+/// in <doc:ThreadingAndLifetimes>):
 ///
 /// - `dispose()` waiting for its subscription's callback running on another thread (guarantee 2) —
 ///   *firm*: returning early would break the guarantee;

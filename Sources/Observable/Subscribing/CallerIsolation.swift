@@ -152,7 +152,7 @@ package final class ActorHop: @unchecked Sendable {
 
 /// Hands a subscription's events to its subscriber's actor through an ``ActorHop``, into the stage's
 /// mailbox, whose disposal fence and reentrancy rules are the core's. The source's events arrive
-/// serialized (guarantee 3), and the hop keeps their order.
+/// serialized (guarantee 3 of <doc:ThreadingAndLifetimes>), and the hop keeps their order.
 @usableFromInline
 final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable, @unchecked Sendable {
     // Safety: both stored properties are thread-safe; the mailbox (holding the subscriber's closures) is

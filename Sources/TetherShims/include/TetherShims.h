@@ -1,6 +1,6 @@
 // The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth and a
-// thread-local slot (the core), and the runtime's reference-count queries (the bridges' notification object
-// filter).
+// thread-local slot (the core), and the runtime's reference-count queries (the notification bridge's
+// object filter, through `RuntimeAssumptions`).
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
@@ -29,7 +29,7 @@ void tether_heavy_barrier(void);
 
 /// The address of the calling frame on the machine stack. Unlike the address of a Swift local, it is never
 /// in a sanitizer's "fake stack": AddressSanitizer moves locals whose address is taken to the heap (to catch
-/// uses after return), which made the deep-chain trampoline's stack measurement meaningless under it.
+/// uses after return), which would make the deep-chain trampoline's stack measurement meaningless.
 static inline __attribute__((always_inline)) unsigned long tether_stack_address(void) {
     return (unsigned long)__builtin_frame_address(0);
 }
@@ -66,22 +66,35 @@ TETHER_THREAD_SLOT(read_tracker)
 /// The innermost `EnabledReadProbe.Probe` (Bridges), unretained.
 TETHER_THREAD_SLOT(enabled_read_probe)
 
-// Bridges: two reference-count queries of the Swift runtime (exported C functions of libswiftCore,
-// declared in the runtime's HeapObject.h; Swift code may not name them). The bridge's notification object
-// filter holds an unowned reference, which keeps the object's memory allocated, and asks these about it.
-extern _Bool swift_isDeallocating(void *object);
-extern void *swift_tryRetain(void *object);  // the object, retained; NULL once its deinit has started
+// Two reference-count queries of the Swift runtime, `swift_isDeallocating` and `swift_tryRetain` (exported
+// by libswiftCore, declared in the runtime's private HeapObject.h; Swift code may not name them). They are
+// looked up by name when the library loads (RuntimeQueries.c) instead of being linked against, so a
+// runtime that no longer exports them leaves the pointers NULL instead of failing to load. Swift code
+// reaches them only through `RuntimeAssumptions` (Observable), whose self-test checks that they answer
+// as expected before anything relies on them.
+
+/// `swift_isDeallocating`: whether the deinit of the Swift object at the address has started. NULL
+/// when the runtime does not export it.
+extern _Bool (*tether_runtime_is_deallocating)(void *object);
+/// `swift_tryRetain`: the object, retained, or NULL once its deinit has started. NULL when the runtime
+/// does not export it.
+extern void *(*tether_runtime_try_retain)(void *object);
+
+/// Whether both queries were found.
+static inline __attribute__((always_inline)) _Bool tether_runtime_object_queries_found(void) {
+    return tether_runtime_is_deallocating != 0 && tether_runtime_try_retain != 0;
+}
 
 /// Whether the deinit of the Swift object at `object` has started. `object`'s memory must be allocated
-/// (an unowned reference keeps it so).
+/// (an unowned reference keeps it so), and the queries must have been found.
 static inline __attribute__((always_inline)) _Bool tether_object_is_deinitializing(void *object) {
-    return swift_isDeallocating(object);
+    return tether_runtime_is_deallocating(object);
 }
 
 /// Retains the Swift object at `object` unless its deinit has started; returns whether it did. `object`'s
-/// memory must be allocated (an unowned reference keeps it so).
+/// memory must be allocated (an unowned reference keeps it so), and the queries must have been found.
 static inline __attribute__((always_inline)) _Bool tether_object_try_retain(void *object) {
-    return swift_tryRetain(object) != 0;
+    return tether_runtime_try_retain(object) != 0;
 }
 
 #endif
