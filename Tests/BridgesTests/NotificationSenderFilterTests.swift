@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

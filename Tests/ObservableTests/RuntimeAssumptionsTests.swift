@@ -1,4 +1,5 @@
 import Foundation
+import TetherTestSupport
 import TetherTesting
 import XCTest
 
