@@ -1,3 +1,4 @@
+import Dispatch
 import Observable
 import Synchronization
 import XCTest
@@ -16,6 +17,8 @@ package final class GrammarMonitor<Value>: @unchecked Sendable {
     private let overlapCount = Atomic<Int>(0)
     private let disposeReturned = Atomic<Bool>(false)
     private let afterDisposeCount = Atomic<Int>(0)
+    private let sawValue = Atomic<Bool>(false)
+    private let firstValue = DispatchSemaphore(value: 0)
 
     // Touched only by deliveries (serialized by the library) and read after the subscription ended.
     package private(set) var nextCount = 0
@@ -37,11 +40,21 @@ package final class GrammarMonitor<Value>: @unchecked Sendable {
             nextCount += 1
             onValue?(value)
             lastEvent = .next(value)
+            if !sawValue.exchange(true, ordering: .relaxed) { firstValue.signal() }
         case .error, .completed:
             terminalCount += 1
             lastEvent = .completed
         }
         inside.store(false, ordering: .relaxed)
+    }
+
+    /// Parks until the subscription has received a value, or until `giveUp()` (checked every few
+    /// milliseconds) returns `true`: a churning subscriber lets values through before it disposes, without
+    /// spinning for the CPU the senders need.
+    package func waitForAValue(orUntil giveUp: () -> Bool) {
+        while !giveUp() {
+            if firstValue.wait(timeout: .now() + .milliseconds(2)) == .success { return }
+        }
     }
 
     /// Call right after `dispose()` returned.

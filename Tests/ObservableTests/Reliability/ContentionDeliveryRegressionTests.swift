@@ -66,10 +66,16 @@ final class ContentionDeliveryRegressionTests: ResourceCheckedTestCase {
                 return
             }
             // A churner: subscribe, let a few values through, dispose; again until the senders are done.
+            // One round in four disposes at once; the others wait (parked) for a value first, so every such
+            // subscription is seen receiving, and the churners take their turn on the CPU behind the senders
+            // rather than beside them (a subscribe never waits for the deliverer).
             var round = 0
             while sendersReturned.load(ordering: .acquiring) < senders {
                 let churn = GrammarMonitor<Int>()
                 let subscription = churn.subscribe(to: subject)
+                if round % 4 != 0 {
+                    churn.waitForAValue(orUntil: { sendersReturned.load(ordering: .acquiring) == senders })
+                }
                 spin((round % 4) * 2_000)
                 subscription.dispose()
                 churn.markDisposed()

@@ -68,7 +68,11 @@ final class StressSubjectTests: ResourceCheckedTestCase {
                 let record = ChurnRecord(senders: senders)
                 monitor.onValue = { record.see($0) }
                 let subscription = monitor.subscribe(to: subject)
-                // Vary how long a subscription lives: some are disposed at once.
+                // Vary how long a subscription lives: one in four is disposed at once; the others first wait
+                // (parked) for a value to come through, then stay a little longer.
+                if round % 4 != 0 {
+                    monitor.waitForAValue(orUntil: { sendersDone.load(ordering: .acquiring) == senders })
+                }
                 spin((round % 4) * 2_000)
                 subscription.dispose()
                 monitor.markDisposed()
