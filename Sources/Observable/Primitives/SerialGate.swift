@@ -43,8 +43,8 @@ import TetherShims
 /// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
 /// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
 /// store-buffer litmus test, which needs a store-load fence on *both* sides — but a full fence per
-/// callback costs as much as a small callback itself (an `xchg` on x86: W2's fan-out rows paid 50–75 %
-/// for it). So the fence is asymmetric: the owner's half is only a compiler barrier
+/// callback costs as much as a small callback itself (an `xchg` on x86, on every delivery of a fan-out). So
+/// the fence is asymmetric: the owner's half is only a compiler barrier
 /// (`tether_light_barrier`); the disposer's half, run only when it finds the gate owned by another
 /// thread, is a process-wide barrier (`tether_heavy_barrier`: `membarrier(2)`), after which every running
 /// thread has executed a full fence. If the owner's fence point came before its store of `current`, its
@@ -386,9 +386,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// senders waiting for room: it parked, or it found the full queue handed off with nobody draining it.
     ///
     /// The second case keeps the bound: while a handed-off gate waits for a woken sender to come back,
-    /// every other sender finding the queue full used to queue past the bound (nobody owns the gate, so
-    /// there is nobody to wait for), and on a loaded machine that window let the backlog overrun it. Now
-    /// the first of them takes the gate and drains, under `lock`, so at most one operation goes past it.
+    /// nobody owns the gate, so a sender finding the queue full has nobody to wait for; if each queued past
+    /// the bound, a loaded machine would let the backlog overrun it. The first of them takes the gate and
+    /// drains, under `lock`, so at most one operation goes past it.
     @usableFromInline
     final func waitWhileBacklogFull(_ me: UInt) -> Bool {
         var parked = false

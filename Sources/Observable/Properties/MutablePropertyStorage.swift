@@ -79,8 +79,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 // modifier's place, so it passes the wake on to the next writer parked behind it.
                 ParkingLot.unparkOne(writersAddress)
             }
-            // The closures reach `self` through an unretained reference: capturing `self` made every set
-            // retain and release the storage (two atomic operations on a line all writers share).
+            // The closures reach `self` through an unretained reference: capturing `self` would make every
+            // set retain and release the storage (two atomic operations on a line all writers share).
             let storage = Unmanaged.passUnretained(self)
             submitInOrder(bounded: true) {
                 storage._withUnsafeGuaranteedRef { storage in

@@ -114,7 +114,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// subscribers (they wait while the backlog is full), not for bookkeeping.
     @inlinable
     func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
-        // Unretained in the closures: capturing `self` made every send retain and release the core.
+        // Unretained in the closures: capturing `self` would make every send retain and release the core.
         let core = Unmanaged.passUnretained(self)
         if isOrdered {
             submitInOrder(bounded: bounded, handOff: handOff) {
