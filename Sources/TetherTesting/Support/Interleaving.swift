@@ -224,6 +224,14 @@ package final class Interleaving: @unchecked Sendable {
         return actors[index].parks
     }
 
+    /// The name of the actor that ran on thread `thread` (a `currentThreadID`), or `nil`: for recorders
+    /// that note the cheap thread ID on a hot path and name it afterwards.
+    package func actorName(ofThread thread: UInt) -> String? {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return actors.first { $0.threadID == thread }?.name
+    }
+
     /// The thread ID (`currentThreadID`) of actor `index`.
     package func threadID(of index: Int) -> UInt {
         monitor.lock()
