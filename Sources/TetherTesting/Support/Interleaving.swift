@@ -414,7 +414,9 @@ package func exploreInterleavings(
         while !run.failed {
             let candidates = run.runnable
             if candidates.isEmpty {
-                if !run.allFinished { run.fail("deadlock: no actor can run; " + run.describe(), file: file, line: line) }
+                if !run.allFinished {
+                    run.fail("deadlock: no actor can run; " + run.describe(), file: file, line: line)
+                }
                 break
             }
             let depth = choices.count
@@ -436,7 +438,8 @@ package func exploreInterleavings(
         let violations = check()
         if !violations.isEmpty {
             XCTFail(
-                "schedule \(schedules) (\(run.schedule)): " + violations.joined(separator: "; "), file: file, line: line)
+                "schedule \(schedules) (\(run.schedule)): " + violations.joined(separator: "; "), file: file, line: line
+            )
             return schedules
         }
         // Depth-first: the deepest choice with an alternative left.

@@ -273,7 +273,8 @@ final class DisposalRendezvousInterleavingTests: ResourceCheckedTestCase {
             return {
                 var violations = callbacks.violations
                 let handled = callbacks.received("handler")
-                if Set(handled).count != handled.count || (handled.firstIndex(of: 2) ?? .max) < (handled.firstIndex(of: 1) ?? .max)
+                if Set(handled).count != handled.count
+                    || (handled.firstIndex(of: 2) ?? .max) < (handled.firstIndex(of: 1) ?? .max)
                     || (handled.contains(2) && !handled.contains(1))
                 {
                     violations.append("handled \(handled)")
@@ -282,6 +283,46 @@ final class DisposalRendezvousInterleavingTests: ResourceCheckedTestCase {
             }
         }
         print("DisposalRendezvousInterleavingTests (mailbox): \(schedules) schedules")
+        XCTAssertGreaterThan(schedules, 1)
+    }
+
+    /// A signal's observer fed from two threads and its subscription disposed from a third (the rendezvous
+    /// of a gate serving one subscription): in every schedule the subscriber is called one value at a time,
+    /// each sender's in order and at most once, never after `dispose()` returned, and `dispose()` never
+    /// returns while the callback runs on another thread.
+    func testInEveryScheduleAnObserverFedFromTwoThreadsAndDisposedFromAThirdKeepsTheRendezvous() {
+        let schedules = exploreInterleavings { run in
+            let callbacks = Callbacks()
+            let box = Locked<Observer<Int, Never>?>(nil)
+            let signal = Signal<Int, Never> { observer in
+                box.value = observer
+                return nil
+            }
+            let subscription = signal.subscribe(next: callbacks.callback("S"))
+            guard let observer = box.value else { return { ["the signal did not start"] } }
+            box.value = nil
+            run.spawn("A") {
+                observer.send(1)
+                observer.send(2)
+            }
+            run.spawn("B") { observer.send(3) }
+            run.spawn("C") {
+                Interleaving.point("before dispose")
+                callbacks.dispose(subscription, of: "S")
+            }
+            return {
+                var violations = callbacks.violations
+                let received = callbacks.received("S")
+                if Set(received).count != received.count
+                    || (received.firstIndex(of: 2) ?? .max) < (received.firstIndex(of: 1) ?? .max)
+                    || (received.contains(2) && !received.contains(1))
+                {
+                    violations.append("received \(received)")
+                }
+                return violations
+            }
+        }
+        print("DisposalRendezvousInterleavingTests (observer): \(schedules) schedules")
         XCTAssertGreaterThan(schedules, 1)
     }
 }

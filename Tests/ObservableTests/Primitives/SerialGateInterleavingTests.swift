@@ -12,50 +12,65 @@ final class SerialGateInterleavingTests: XCTestCase {
     /// A gate of `Int` operations that records which actor performed which operation, and flags two
     /// operations running at once. The performer stops at "op N" for every `N` where `stopsAt(N)`.
     final class Recorder: @unchecked Sendable {
-        // Safety: the arrays and `inside` are guarded by `lock`.
+        // Safety: `performedOps` and `performerThreads` are written only inside operations, which the gate
+        // runs one at a time (handing ownership over with acquire/release), and read by the test thread
+        // between steps (ordered by the harness's monitor); `inside` catches two operations at once without
+        // relying on that. `violationLog` is guarded by `lock`. (No lock per operation: the floods below
+        // perform thousands of operations in each of hundreds of schedules.)
         let gate = SerialGate<Int>()
         let stopsAt: @Sendable (Int) -> Bool
         private let lock = NSLock()
-        private var _performed: [Int] = []
-        /// The thread (`currentThreadID`) that performed each op: cheap enough for floods of ops.
-        private var _performers: [UInt] = []
-        private var inside = 0
-        private var _violations: [String] = []
+        private var performedOps: [Int] = []
+        /// The thread (`currentThreadID`) that performed each op.
+        private var performerThreads: [UInt] = []
+        private let inside = Atomic<Int>(0)
+        private var violationLog: [String] = []
 
         init(stopsAt: @escaping @Sendable (Int) -> Bool = { _ in true }) {
             self.stopsAt = stopsAt
         }
 
-        var performed: [Int] { lock.withLock { _performed } }
+        var performed: [Int] { performedOps }
+        var violations: [String] { lock.withLock { violationLog } }
+
         /// The actor that performed each op, in order.
         func performers(in run: Interleaving) -> [String] {
-            lock.withLock { _performers }.map { run.actorName(ofThread: $0) ?? "another thread" }
+            performerThreads.map { run.actorName(ofThread: $0) ?? "another thread" }
         }
-        var violations: [String] { lock.withLock { _violations } }
 
         /// Who performed `ops` (each name once, in order of first appearance).
         func performers(of ops: Set<Int>, in run: Interleaving) -> [String] {
-            let (performed, threads) = lock.withLock { (_performed, _performers) }
             var seen: [UInt] = []
-            for (op, thread) in zip(performed, threads) where ops.contains(op) && !seen.contains(thread) {
+            for (op, thread) in zip(performedOps, performerThreads) where ops.contains(op) && !seen.contains(thread) {
                 seen.append(thread)
             }
             return seen.map { run.actorName(ofThread: $0) ?? "another thread" }
         }
 
         func perform(_ op: Int) {
-            lock.withLock {
-                inside += 1
-                if inside > 1 { _violations.append("op \(op) began while another operation ran") }
-                _performed.append(op)
-                _performers.append(currentThreadID)
+            if inside.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                lock.withLock { violationLog.append("op \(op) began while another operation ran") }
+                inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+                return  // not recorded: the arrays are the gate's to serialize
             }
+            performedOps.append(op)
+            performerThreads.append(currentThreadID)
             if stopsAt(op) { Interleaving.point("op \(op)") }
-            lock.withLock { inside -= 1 }
+            inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
 
         func submit(_ op: Int, bounded: Bool = false, handOff: Bool = false) {
             gate.submit(op, bounded: bounded, handOff: handOff) { self.perform($0) }
+        }
+
+        /// Submits in lock order (`submitInOrder`, an ordered gate's only way in); `op == nil`: the
+        /// submission turns out to have nothing to submit once it has its place.
+        func submitInOrder(_ op: Int?, bounded: Bool = false, handOff: Bool = false) {
+            gate.submitInOrder(bounded: bounded, handOff: handOff) {
+                op
+            } perform: {
+                self.perform($0)
+            }
         }
 
         /// The violations of "every op performed exactly once, each sender's in the order it sent them".
@@ -77,6 +92,16 @@ final class SerialGateInterleavingTests: XCTestCase {
     }
 
     var limit: Int { SerialGate<Int>.backlogLimit }
+
+    /// A check after every step of an exploration: the current run's backlog holds at most the bound plus
+    /// the one op it documents (a sender taking a gate handed over to it when the queue was full).
+    static func backlogBoundCheck(_ current: Locked<Recorder?>) -> (Interleaving) -> String? {
+        let limit = SerialGate<Int>.backlogLimit
+        return { _ in
+            let backlog = current.value?.gate.backlog.load(ordering: .relaxed) ?? 0
+            return backlog > limit + 1 ? "the backlog holds \(backlog) ops, past its bound \(limit) + 1" : nil
+        }
+    }
 
     func testSubmissionsWhileTheOwnerIsInsideAnOperationAreQueuedAndPerformedByTheOwnerInOrder() {
         let recorder = Recorder()
@@ -145,7 +170,9 @@ final class SerialGateInterleavingTests: XCTestCase {
 
     /// A flood the senders keep refilling while the owner performs it: the owner performs `batches` of it
     /// (stopping at the last op of each), then leaves the gate to the parked sender, which performs the rest.
-    func assertOwnerHandsTheFloodOver(afterBatches batches: Int, handOff: Bool, file: StaticString = #filePath, line: UInt = #line) {
+    func assertOwnerHandsTheFloodOver(
+        afterBatches batches: Int, handOff: Bool, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let limit = self.limit
         // B's ops: it fills the backlog and parks on the next op, `batches + 1` times.
         let lastOp = (batches + 1) * limit + 1
@@ -158,7 +185,8 @@ final class SerialGateInterleavingTests: XCTestCase {
         XCTAssertEqual(run.step(a), .ready("op 0"), file: file, line: line)
         for batch in 1...batches {
             XCTAssertTrue(run.step(b).isParked, "B parked on a full backlog (\(batch))", file: file, line: line)
-            XCTAssertEqual(run.step(a), .ready("op \(batch * limit)"), "A performed batch \(batch)", file: file, line: line)
+            XCTAssertEqual(
+                run.step(a), .ready("op \(batch * limit)"), "A performed batch \(batch)", file: file, line: line)
             XCTAssertEqual(run.state(of: b), .woken, file: file, line: line)
         }
         XCTAssertTrue(run.step(b).isParked, "B parked once more", file: file, line: line)
@@ -168,7 +196,8 @@ final class SerialGateInterleavingTests: XCTestCase {
         run.finish()
         XCTAssertEqual(run.parks(of: b), batches + 1, file: file, line: line)
         XCTAssertEqual(recorder.performers(of: Set(0...batches * limit), in: run), ["A"], file: file, line: line)
-        XCTAssertEqual(recorder.performers(of: Set(batches * limit + 1...lastOp), in: run), ["B"], file: file, line: line)
+        XCTAssertEqual(
+            recorder.performers(of: Set(batches * limit + 1...lastOp), in: run), ["B"], file: file, line: line)
         XCTAssertEqual(recorder.check(sent: [[0], Array(1...lastOp)]), [], file: file, line: line)
     }
 
@@ -251,12 +280,8 @@ final class SerialGateInterleavingTests: XCTestCase {
     func testInEveryScheduleOfSendersAgainstAFullBacklogNothingIsLostAndTheBoundHolds() {
         let limit = self.limit
         let current = Locked<Recorder?>(nil)
-        let schedules = exploreInterleavings(
-            afterEachStep: { _ in
-                let backlog = current.value?.gate.backlog.load(ordering: .relaxed) ?? 0
-                return backlog > limit + 1 ? "the backlog holds \(backlog) ops, past its bound \(limit)" : nil
-            }
-        ) { run in
+        let boundHolds = Self.backlogBoundCheck(current)
+        let schedules = exploreInterleavings(afterEachStep: boundHolds) { run in
             let recorder = Recorder(stopsAt: { $0 == 0 || $0 > limit })
             current.value = recorder
             run.spawn("A") { recorder.submit(0, bounded: true) }
@@ -300,12 +325,8 @@ final class SerialGateInterleavingTests: XCTestCase {
     func testInEveryScheduleAFloodHandedOverWhileBookkeepingIsQueuedLosesNothing() {
         let limit = self.limit
         let current = Locked<Recorder?>(nil)
-        let schedules = exploreInterleavings(
-            afterEachStep: { _ in
-                let backlog = current.value?.gate.backlog.load(ordering: .relaxed) ?? 0
-                return backlog > limit + 1 ? "the backlog holds \(backlog) ops, past its bound \(limit)" : nil
-            }
-        ) { run in
+        let boundHolds = Self.backlogBoundCheck(current)
+        let schedules = exploreInterleavings(afterEachStep: boundHolds) { run in
             let recorder = Recorder(stopsAt: { $0 % limit == 0 })
             current.value = recorder
             let inPlace = Locked<[Int]>([])
@@ -338,6 +359,83 @@ final class SerialGateInterleavingTests: XCTestCase {
             }
         }
         print("SerialGateInterleavingTests (hand-off and bookkeeping): \(schedules) schedules")
+        XCTAssertGreaterThan(schedules, 1)
+    }
+
+    /// An ordered gate (every submission in lock order), three senders, one of them sending again from
+    /// inside its op: every op performed once, each sender's in order, the reentrant one right behind what
+    /// was queued before it.
+    func testInEveryScheduleOfAnOrderedGatesSendersEveryOpIsPerformedOnceInOrder() {
+        let schedules = exploreInterleavings { run in
+            let recorder = Recorder()
+            let gate = recorder.gate
+            @Sendable func perform(_ op: Int) {
+                recorder.perform(op)
+                if op == 1 {
+                    gate.submitInOrder {
+                        2
+                    } perform: {
+                        perform($0)
+                    }
+                }
+            }
+            run.spawn("A") {
+                gate.submitInOrder {
+                    1
+                } perform: {
+                    perform($0)
+                }
+            }
+            // The same `perform` for every submission (the gate's rule): whoever performs op 1 sends op 2.
+            run.spawn("B") {
+                gate.submitInOrder {
+                    3
+                } perform: {
+                    perform($0)
+                }
+                gate.submitInOrder {
+                    4
+                } perform: {
+                    perform($0)
+                }
+            }
+            run.spawn("C") {
+                gate.submitInOrder {
+                    5
+                } perform: {
+                    perform($0)
+                }
+            }
+            return { recorder.check(sent: [[1, 2], [3, 4], [5]]) }
+        }
+        print("SerialGateInterleavingTests (ordered gate): \(schedules) schedules")
+        XCTAssertGreaterThan(schedules, 1)
+    }
+
+    /// An ordered gate handed over by an owner that only came for its own op, while a sender fills the
+    /// backlog twice and a third sender, parked on the full backlog too, turns out to have nothing to
+    /// submit: in every schedule the flood is delivered once and in order, and nothing is stranded (a gate
+    /// left ownerless with work pending and nobody to take it shows as ops never performed).
+    func testInEveryScheduleAnOrderedGateHandedOverToSendersThatSubmitNothingStrandsNothing() {
+        let limit = self.limit
+        let current = Locked<Recorder?>(nil)
+        let boundHolds = Self.backlogBoundCheck(current)
+        let schedules = exploreInterleavings(afterEachStep: boundHolds) { run in
+            let recorder = Recorder(stopsAt: { $0 % limit == 0 })
+            current.value = recorder
+            run.spawn("A") { recorder.submitInOrder(0, handOff: true) }
+            run.spawn("B") {
+                for op in 1...limit + 1 { recorder.submitInOrder(op, bounded: true) }
+                Interleaving.point("refilling")
+                for op in limit + 2...2 * limit + 1 { recorder.submitInOrder(op, bounded: true) }
+            }
+            run.spawn("C") {
+                Interleaving.point("before")
+                recorder.submitInOrder(nil, bounded: true)
+            }
+            return { recorder.check(sent: [[0], Array(1...2 * limit + 1)]) }
+        }
+        print("SerialGateInterleavingTests (ordered hand-off, nothing submitted): \(schedules) schedules")
         XCTAssertGreaterThan(schedules, 1)
     }
 }
