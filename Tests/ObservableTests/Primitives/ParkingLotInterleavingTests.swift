@@ -101,14 +101,17 @@ final class ParkingLotInterleavingTests: XCTestCase {
     }
 
     func testUnparkingAnAddressWakesNoThreadParkedOnAnotherAddressOfTheSameBucket() {
-        // Two addresses that hash to the same bucket (the table's Fibonacci hash; if it changes, they may not,
-        // and the test still checks that unparking one address leaves the other's waiter parked).
+        // An address in a buffer this test owns (no other thread parks on it) that hashes to the same bucket
+        // as `first` (the table's Fibonacci hash; if the hash changes, the two may not share a bucket, and
+        // the test still checks that unparking one address leaves the other's waiter parked).
         func bucket(_ address: UInt) -> UInt { (address &* 0x9E37_79B9_7F4A_7C15) >> 57 }
         let first = Word()
         let second = Word()
-        var candidate = second.address &+ 8
-        while bucket(candidate) != bucket(first.address) { candidate &+= 8 }
-        let otherAddress = candidate
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 14, alignment: 16)
+        defer { buffer.deallocate() }
+        let start = UInt(bitPattern: buffer)
+        let otherAddress =
+            (start..<start + (1 << 14)).first { bucket($0) == bucket(first.address) } ?? start
         let run = Interleaving()
         let a = run.spawn("A") { first.waitUntilSet() }
         let b = run.spawn("B") {
