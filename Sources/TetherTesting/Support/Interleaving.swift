@@ -179,6 +179,10 @@ package final class Interleaving: @unchecked Sendable {
         let index = actors.count
         actors.append(Actor(name: name))
         monitor.unlock()
+        // The closure, in a box the thread empties once it returned: what it captured is released while the
+        // thread is still this actor (a deinit that ends a subscription is part of the actor's last step,
+        // not something running on an unknown thread while the next actor takes its turn).
+        let work = ActorWork(body)
         let thread = Thread { [self] in
             let me = currentThreadID
             InterleavingRegistry.shared.register(me, run: self, index: index)
@@ -188,7 +192,7 @@ package final class Interleaving: @unchecked Sendable {
             monitor.broadcast()
             waitForTurn(index)
             monitor.unlock()
-            body()
+            work.run()
             InterleavingRegistry.shared.unregister(me)
             monitor.lock()
             actors[index].state = .finished
@@ -370,6 +374,21 @@ package final class Interleaving: @unchecked Sendable {
         while !actors.allSatisfy({ $0.state == .finished }) {
             if !monitor.wait(until: deadline) { return }
         }
+    }
+}
+
+/// An actor's closure, released as soon as it has run (see `Interleaving.spawn`).
+private final class ActorWork: @unchecked Sendable {
+    // Safety: touched only by the actor's thread once it started.
+    private var body: (@Sendable () -> Void)?
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    func run() {
+        body?()
+        body = nil
     }
 }
 
