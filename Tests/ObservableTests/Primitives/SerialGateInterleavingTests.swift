@@ -343,7 +343,6 @@ final class SerialGateInterleavingTests: XCTestCase {
                 } perform: {
                     recorder.perform($0)
                 }
-                Interleaving.point("bookkeeping submitted")
                 recorder.submit(9002, bounded: true)
             }
             return {
@@ -430,7 +429,6 @@ final class SerialGateInterleavingTests: XCTestCase {
                 for op in limit + 2...2 * limit + 1 { recorder.submitInOrder(op, bounded: true) }
             }
             run.spawn("C") {
-                Interleaving.point("before")
                 recorder.submitInOrder(nil, bounded: true)
             }
             return { recorder.check(sent: [[0], Array(1...2 * limit + 1)]) }
