@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import Synchronization
 import XCTest
 
 // Deterministic interleavings of real threads, for the tests of the synchronization primitives (issue 30).
@@ -104,6 +105,12 @@ package final class Interleaving: @unchecked Sendable {
         self.file = file
         self.line = line
         InterleavingRegistry.shared.installObserver()
+        InterleavingRegistry.shared.activeRuns.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    deinit {
+        // After every actor thread let the run go: its parks and wake-ups are over.
+        InterleavingRegistry.shared.activeRuns.wrappingSubtract(1, ordering: .relaxed)
     }
 
     // MARK: Inside actors
@@ -476,6 +483,10 @@ final class InterleavingRegistry: ParkingLotObserver, @unchecked Sendable {
     static let shared = InterleavingRegistry()
 
     private let lock = NSLock()
+    /// How many runs exist: with none, the observer returns at once (the observer stays installed for the
+    /// rest of the process, and other tests' threads park too — a stress test's thousands of parks must not
+    /// all go through this lock).
+    let activeRuns = Atomic<Int>(0)
     private var threads: [UInt: (Interleaving, Int)] = [:]
     private var waits: [UInt: (Interleaving, Int)] = [:]
     private var installed = false
@@ -507,6 +518,7 @@ final class InterleavingRegistry: ParkingLotObserver, @unchecked Sendable {
     }
 
     func willPark(_ waiter: UInt, on address: UInt) {
+        if activeRuns.load(ordering: .relaxed) == 0 { return }
         lock.lock()
         let actor = threads[currentThreadID]
         if let actor { waits[waiter] = actor }
@@ -515,6 +527,7 @@ final class InterleavingRegistry: ParkingLotObserver, @unchecked Sendable {
     }
 
     func didUnpark(_ waiter: UInt, on address: UInt) {
+        if activeRuns.load(ordering: .relaxed) == 0 { return }
         lock.lock()
         let actor = waits[waiter]
         lock.unlock()
@@ -522,6 +535,7 @@ final class InterleavingRegistry: ParkingLotObserver, @unchecked Sendable {
     }
 
     func didResume(_ waiter: UInt, on address: UInt) {
+        if activeRuns.load(ordering: .relaxed) == 0 { return }
         lock.lock()
         let actor = waits.removeValue(forKey: waiter)
         lock.unlock()
