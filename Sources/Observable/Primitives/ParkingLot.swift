@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -83,10 +85,13 @@ package enum ParkingLot {
                 bucket.pointee.head = waiter
             }
             bucket.pointee.tail = waiter
+            let observed = observing.load(ordering: .relaxed)
+            if observed { observer?.willPark(UInt(bitPattern: waiter), on: address) }
             while !waiter.pointee.woken {
                 pthread_cond_wait(&waiter.pointee.condition, &bucket.pointee.mutex)
             }
             pthread_mutex_unlock(&bucket.pointee.mutex)
+            if observed { observer?.didResume(UInt(bitPattern: waiter), on: address) }
             pthread_cond_destroy(&waiter.pointee.condition)
             waiter.deinitialize(count: 1)
         }
@@ -105,6 +110,7 @@ package enum ParkingLot {
                 if bucket.pointee.tail == waiter { bucket.pointee.tail = previous }
                 waiter.pointee.next = nil
                 waiter.pointee.woken = true
+                if observing.load(ordering: .relaxed) { observer?.didUnpark(UInt(bitPattern: waiter), on: address) }
                 // The waiter may return as soon as the mutex is released: signal before that.
                 pthread_cond_signal(&waiter.pointee.condition)
                 woken += 1
@@ -135,6 +141,51 @@ package enum ParkingLot {
         pthread_mutex_lock(&bucket.pointee.mutex)
         if bucket.pointee.head != nil { _ = wake(address, in: bucket, all: true) }
         pthread_mutex_unlock(&bucket.pointee.mutex)
+    }
+}
+
+/// Told when threads park and wake (see ``ParkingLot/observe(with:)``): how the interleaving tests know, without
+/// sleeping, that a thread they drive is now blocked, and that a thread they saw blocked was woken.
+///
+/// `willPark` and `didUnpark` run with a bucket's mutex held: they may record and signal, never wait or park.
+package protocol ParkingLotObserver: AnyObject, Sendable {
+    /// The calling thread is about to wait on `address`; `waiter` identifies this wait until `didResume`.
+    func willPark(_ waiter: UInt, on address: UInt)
+    /// The calling thread woke the wait `waiter` (it returns from `park` once it runs again).
+    func didUnpark(_ waiter: UInt, on address: UInt)
+    /// The calling thread, woken, has left its wait `waiter` and is about to return from `park`.
+    func didResume(_ waiter: UInt, on address: UInt)
+}
+
+extension ParkingLot {
+    /// Whether an observer is installed: one relaxed load on the paths that park or wake, nothing on the
+    /// uncontended paths (a lock that need not wait never comes here).
+    static let observing = Atomic<Bool>(false)
+    /// The installed observer (an `Unmanaged` box's bits, never released), 0 before one is installed.
+    static let observerBits = Atomic<UInt>(0)
+
+    final class ObserverBox {
+        let observer: any ParkingLotObserver
+        init(_ observer: any ParkingLotObserver) { self.observer = observer }
+    }
+
+    static var observer: (any ParkingLotObserver)? {
+        let bits = observerBits.load(ordering: .acquiring)
+        guard let raw = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<ObserverBox>.fromOpaque(raw).takeUnretainedValue().observer
+    }
+
+    /// Installs the process's one observer of parks and wake-ups (tests only; it stays installed). Returns
+    /// `false`, installing nothing, when one is installed already.
+    package static func observe(with observer: any ParkingLotObserver) -> Bool {
+        let box = Unmanaged.passRetained(ObserverBox(observer))
+        let bits = UInt(bitPattern: box.toOpaque())
+        guard observerBits.compareExchange(expected: 0, desired: bits, ordering: .releasing).exchanged else {
+            box.release()
+            return false
+        }
+        observing.store(true, ordering: .releasing)
+        return true
     }
 }
 
