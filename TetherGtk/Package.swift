@@ -63,13 +63,16 @@ let package = Package(
         .executableTarget(name: "tether-gio-watch", dependencies: ["TetherGio"]),
         // A benchmark: a D-Bus property change through Tether against a raw GDBus callback (a private bus).
         .executableTarget(name: "tether-gio-bench", dependencies: ["TetherGio"]),
+        // What both test targets use: the main-context pump, a private D-Bus bus, processes run beside it.
+        .target(name: "TetherGioTestSupport", dependencies: ["TetherGio"], path: "Tests/TetherGioTestSupport"),
         // GLib and GIO tests: no display needed.
-        .testTarget(name: "TetherGioTests", dependencies: ["TetherGio", "tether-gio-watch"]),
+        .testTarget(name: "TetherGioTests", dependencies: ["TetherGio", "TetherGioTestSupport", "tether-gio-watch"]),
         .testTarget(
             name: "TetherGtkTests",
             dependencies: [
                 "TetherGtk",
                 "TetherGtkDemo",
+                "TetherGioTestSupport",
                 "tether-gtk-demo",
                 .product(name: "TetherDemoModels", package: "Tether"),
             ]

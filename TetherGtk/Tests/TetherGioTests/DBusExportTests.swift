@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Objects exported on a private bus, their properties following Tether signals and channels, read and

@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Method calls as cold signals, on a private bus with a service on another connection.

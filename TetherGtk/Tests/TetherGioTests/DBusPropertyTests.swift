@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Remote properties and name owners across a private bus started by the tests, with a service on another

@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Exported objects' methods (closures and `Command`s) and D-Bus signals (emitted from Tether signals),

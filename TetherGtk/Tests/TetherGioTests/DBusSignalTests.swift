@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// D-Bus signals as typed Tether signals, emitted by `gdbus emit` in another process on a private bus.

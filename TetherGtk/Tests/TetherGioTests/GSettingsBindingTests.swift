@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Binding into a key (`bind`, `<~`) and two-way channels between keys and models.

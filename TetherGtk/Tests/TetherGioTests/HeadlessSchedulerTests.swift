@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// The main-context scheduler without GTK: what a daemon that links only TetherGio gets.

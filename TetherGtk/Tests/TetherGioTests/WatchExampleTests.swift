@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// Runs the headless example `tether-gio-watch` against a private bus, as a user runs it against theirs.

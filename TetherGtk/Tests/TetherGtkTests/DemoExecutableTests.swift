@@ -1,4 +1,5 @@
 import Foundation
+import TetherGioTestSupport
 import XCTest
 
 /// Runs the built `tether-gtk-demo` in its screenshot mode, as CI and the README do.
@@ -47,7 +48,7 @@ final class DemoExecutableTests: XCTestCase {
         let executable = try XCTUnwrap(executable)
         let configHome = DemoSchema.temporaryDirectory("config")
         let screenshot = configHome + "/shot.png"
-        let bus = try PrivateSessionBus()
+        let bus = try PrivateBus()
         defer { bus.stop() }
         let monitor = try bus.gdbus(["monitor", "--dest", "org.tether.GtkDemo"])
         defer { monitor.terminate() }
@@ -56,11 +57,11 @@ final class DemoExecutableTests: XCTestCase {
             "GSETTINGS_SCHEMA_DIR": DemoSchema.directory, "XDG_CONFIG_HOME": configHome,
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "GTK_A11Y": "none",
         ]
-        let demo = try CollectingProcess(
+        let demo = try RunningProcess(
             executable.path,
             ["--username", "tether", "--password", "password", "--sign-in", "--screenshot", screenshot],
             environment: environment
-        ).finish()
+        ).finish(watchdog: 30)
         XCTAssertEqual(demo.code, 0, demo.output)
         XCTAssertFalse(demo.output.contains("not remembering"), demo.output)
         pump(until: { monitor.outputSoFar.contains("SignedInAs ('tether',)") })
@@ -77,10 +78,10 @@ final class DemoExecutableTests: XCTestCase {
     func testWithoutItsSchemaTheDemoSaysSoAndStillRuns() throws {
         let executable = try XCTUnwrap(executable)
         let configHome = DemoSchema.temporaryDirectory("config")
-        let demo = try CollectingProcess(
+        let demo = try RunningProcess(
             executable.path, ["--screenshot", configHome + "/shot.png"],
             environment: ["XDG_CONFIG_HOME": configHome, "GTK_A11Y": "none", "GSETTINGS_SCHEMA_DIR": configHome]
-        ).finish()
+        ).finish(watchdog: 30)
         XCTAssertEqual(demo.code, 0, demo.output)
         XCTAssertTrue(demo.output.contains("not remembering the username and window size"), demo.output)
         XCTAssertTrue(demo.output.contains("wrote " + configHome + "/shot.png"), demo.output)

@@ -1,5 +1,6 @@
 import Foundation
 import TetherDemoModels
+import TetherGioTestSupport
 import TetherGtk
 import TetherGtkDemo
 import XCTest
@@ -69,7 +70,7 @@ final class DemoPreferencesTests: GtkTestCase {
 
     func testTheSignedInStateIsPublishedOnTheBusAndSeenByGdbusMonitor() throws {
         let clock = clock
-        let bus = try PrivateSessionBus()
+        let bus = try PrivateBus()
         defer { bus.stop() }
         let connection = try DBusConnection(address: bus.address)
         let monitor = try bus.gdbus(["monitor", "--dest", DemoBusPublisher.busName])

@@ -1,5 +1,6 @@
 import Foundation
 import TetherDemoModels
+import TetherGioTestSupport
 import TetherGtk
 import TetherGtkDemo
 import XCTest

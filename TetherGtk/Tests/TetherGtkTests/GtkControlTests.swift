@@ -1,3 +1,4 @@
+import TetherGioTestSupport
 import TetherGtk
 import XCTest
 

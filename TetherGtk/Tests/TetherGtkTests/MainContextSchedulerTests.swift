@@ -1,4 +1,5 @@
 import Foundation
+import TetherGioTestSupport
 import TetherGtk
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import TetherGioTestSupport
 import XCTest
 
 /// A test class whose tests share one private `dbus-daemon`, started before its first test and stopped

@@ -1,4 +1,5 @@
 import Foundation
+import TetherGioTestSupport
 import TetherGtk
 import XCTest
 
@@ -28,31 +29,6 @@ class GtkTestCase: XCTestCase {
     func onMain<T: Sendable>(_ body: @MainActor () throws -> T) rethrows -> T {
         try MainActor.assumeIsolated { try body() }
     }
-}
-
-/// Runs every GLib source that is ready now, without blocking.
-func drainMainContext() {
-    while g_main_context_iteration(nil, 0) != 0 {}
-}
-
-/// Runs GTK's main context until `condition` holds; fails after `watchdog` seconds (a hang turned into
-/// a failure, not a timing assertion).
-@discardableResult
-func pump(
-    until condition: () -> Bool, watchdog: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line
-) -> Bool {
-    let deadline = Date().addingTimeInterval(watchdog)
-    // Wake the blocking iteration up regularly so that the deadline is checked.
-    let tick = g_timeout_add(20, { _ in 1 }, nil)
-    defer { g_source_remove(tick) }
-    while !condition() {
-        if Date() > deadline {
-            XCTFail("the condition did not hold within the \(watchdog) s watchdog", file: file, line: line)
-            return false
-        }
-        g_main_context_iteration(nil, 1)
-    }
-    return true
 }
 
 /// A `GWeakRef` a test keeps on an object, to check that it was finalized.

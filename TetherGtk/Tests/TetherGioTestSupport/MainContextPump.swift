@@ -7,14 +7,14 @@ import XCTest
 // failure with a watchdog instead of timing assertions.
 
 /// Runs every GLib source of the default main context that is ready now, without blocking.
-func drainMainContext() {
+package func drainMainContext() {
     while g_main_context_iteration(nil, 0) != 0 {}
 }
 
 /// Runs the default main context until `condition` holds; fails after `watchdog` seconds (a hang turned
 /// into a failure, not a timing assertion).
 @discardableResult
-func pump(
+package func pump(
     until condition: () -> Bool, watchdog: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line
 ) -> Bool {
     let deadline = Date().addingTimeInterval(watchdog)
@@ -32,14 +32,14 @@ func pump(
 }
 
 /// A tiny locked box for values that test closures on other threads record.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     // Safety: `value` is guarded by `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func load() -> Value { lock.withLock { value } }
-    func store(_ newValue: Value) { lock.withLock { value = newValue } }
-    func modify(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
+    package func load() -> Value { lock.withLock { value } }
+    package func store(_ newValue: Value) { lock.withLock { value = newValue } }
+    package func modify(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }
