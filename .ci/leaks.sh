@@ -60,20 +60,8 @@ fi
 # (modules Observable, Bridges, Binding) is Tether's leak. What XCTest leaks (its test case objects form
 # cycles and are never freed) and what Foundation leaks (on Linux it never frees Process objects) is
 # listed in the summary but does not fail the check.
-awk '
-    function flush() { if (block != "" && tether && !fixture) { print block; found++ } block = ""; tether = 0; fixture = 0 }
-    /^(Direct|Indirect) leak of/ { flush(); block = $0 "\n"; next }
-    block != "" && /^    #[0-9]+ / {
-        block = block $0 "\n"
-        if ($0 ~ /\$s10Observable|\$s7Bridges|\$s7Binding|\/Sources\/(Observable|Bridges|Binding)\//) tether = 1
-        # Allocated while XCTest created a test case object (a stored property default): kept by that
-        # object, which XCTest never frees.
-        if ($0 ~ /4name11testClosureACSS_y6XCTest/) fixture = 1
-        next
-    }
-    block != "" && /^$/ { flush() }
-    END { flush(); exit found > 0 }
-' "$log" > /tmp/tether-leaks-own.txt || {
+awk -v own='\\$s10Observable|\\$s7Bridges|\\$s7Binding|/Sources/(Observable|Bridges|Binding)/' \
+    -f .ci/leak-verdict.awk "$log" > /tmp/tether-leaks-own.txt || {
     cat /tmp/tether-leaks-own.txt >&2
     echo "LeakSanitizer: $(grep -c '^\(Direct\|Indirect\) leak' /tmp/tether-leaks-own.txt) leak(s) from Tether's code (above; full report in $log)." >&2
     exit 1

@@ -147,6 +147,8 @@ final class ExportedObject: Disposable, @unchecked Sendable {
     /// The methods' names and types, in order, for the introspection data.
     private let methodSignatures: [(name: String, inTypes: [String], outTypes: [String])]
     private let signals: [(name: String, types: [String])]
+    /// Set by the registration's free function: GLib released the reference `register()` passed it.
+    private let registrationReleased = Atomic<Bool>(false)
     private let state = Mutex<
         (
             values: [String: any GVariantConvertible], registrationID: guint, subscriptions: [any Disposable],
@@ -221,8 +223,15 @@ final class ExportedObject: Disposable, @unchecked Sendable {
         }
         let id = g_dbus_connection_register_object(
             connection.connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(self).toOpaque(),
-            { data in Unmanaged<ExportedObject>.fromOpaque(data!).release() }, &error)
+            { data in
+                let object = Unmanaged<ExportedObject>.fromOpaque(data!)
+                object.takeUnretainedValue().registrationReleased.store(true, ordering: .relaxed)
+                object.release()
+            }, &error)
         guard id != 0 else {
+            // A failed registration keeps no reference to the object; GLib releases what it was given only in
+            // some versions, so the reference passed above is released here unless GLib already did.
+            if !registrationReleased.load(ordering: .relaxed) { Unmanaged.passUnretained(self).release() }
             throw .remote(name: "org.freedesktop.DBus.Error.ObjectPathInUse", message: DBusConnection.consume(error))
         }
         state.withLock { $0.registrationID = id }
