@@ -1,5 +1,6 @@
 import Foundation
 import TetherGio
+import TetherGioTestSupport
 import XCTest
 
 /// The tests' GSettings schemas, compiled by `glib-compile-schemas` into a temporary directory once per
@@ -41,9 +42,7 @@ enum TestSchema {
 
     /// A new empty directory under the system's temporary directory.
     static func temporaryDirectory(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "tether-gio-\(name)-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TetherGioTestSupport.temporaryDirectory(prefix: "tether-gio", name)
     }
 
     /// Runs a program to its end (the main context is not iterated meanwhile); returns its exit status and
@@ -52,17 +51,7 @@ enum TestSchema {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> (
         code: Int32, output: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try! process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        runToEnd(executable, arguments, environment: environment)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TetherGioTestSupport
 import XCTest
 
 /// The demo's GSettings schema (`TetherGtk/schemas`), compiled into a temporary directory once per process.
@@ -18,26 +19,6 @@ enum DemoSchema {
 
     /// A new empty directory under the system's temporary directory.
     static func temporaryDirectory(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "tether-gtk-demo-\(name)-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TetherGioTestSupport.temporaryDirectory(prefix: "tether-gtk-demo", name)
     }
-}
-
-/// Runs a program to its end (the main context is not iterated meanwhile).
-@discardableResult
-func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (
-    code: Int32, output: String
-) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try! process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
