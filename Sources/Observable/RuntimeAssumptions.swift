@@ -1,3 +1,4 @@
+// The reflection SPI, for `_forEachField` only (field offsets, below: self-tested, with a `Mirror` fallback).
 @_spi(Reflection) import Swift
 import TetherShims
 
