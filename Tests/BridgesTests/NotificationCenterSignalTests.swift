@@ -215,7 +215,13 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
             }
             XCTAssertNil(weakSender, "the filter must not keep its object alive")
             // Foundation on Linux filters by address: a new object there would match the old observer.
+            // Room for every object made below, reserved now: growing the array would request a large
+            // block, and glibc answers such a request by first merging the freed small blocks it holds
+            // (malloc_consolidate), after which the freed address may sit inside a bigger free block that
+            // small requests are no longer served from first — the reuse check at the end would then fail
+            // although the memory was freed.
             var keep: [Sender] = []
+            keep.reserveCapacity(12_000)
             for _ in 0..<2_000 { keep.append(Sender()) }
             XCTAssertFalse(
                 keep.contains { UInt(bitPattern: ObjectIdentifier($0).hashValue) == address },
