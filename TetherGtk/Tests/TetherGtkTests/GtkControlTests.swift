@@ -7,7 +7,7 @@ final class GtkControlTests: GtkTestCase {
         onMain {
             // An async command: its work runs in a Task, and its `enabled` changes arrive off the main
             // thread; the button's sensitivity still changes on the main thread.
-            let executions = LockedBox(0)
+            let executions = Locked(0)
             let command = Command { executions.modify { $0 += 1 } }
             let button = GtkControl(button: gtk_button_new_with_label("Sign in"))
             let binding = button.bind(command: command, input: { _ in () })
@@ -24,7 +24,7 @@ final class GtkControlTests: GtkTestCase {
         onMain {
             let formIsValid = MutableProperty(false)
             let clock = TestScheduler()
-            let executions = LockedBox(0)
+            let executions = Locked(0)
             let command = Command<Void, Int, Never>(enabled: formIsValid) {
                 executions.modify { $0 += 1 }
                 return Signal<Void, Never>.timer(after: .seconds(1), on: clock).map { _ in 1 }

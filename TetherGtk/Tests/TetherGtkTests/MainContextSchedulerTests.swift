@@ -5,7 +5,7 @@ import XCTest
 
 final class MainContextSchedulerTests: GtkTestCase {
     func testWorkScheduledFromAnotherThreadRunsOnTheMainLoopThread() {
-        let ranOnMain = LockedBox(nil as Bool?)
+        let ranOnMain = Locked(nil as Bool?)
         DispatchQueue.global().async {
             MainContextScheduler.main.schedule { ranOnMain.store(Thread.isMainThread) }
         }
@@ -14,7 +14,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testScheduleNeverRunsSynchronously() {
-        let ran = LockedBox(false as Bool?)
+        let ran = Locked(false as Bool?)
         MainContextScheduler.main.schedule { ran.store(true) }
         XCTAssertEqual(ran.load(), false)
         pump(until: { ran.load() == true })
@@ -23,7 +23,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     func testDisposingBeforeItRunsCancelsTheWorkAndReleasesIt() {
         final class Tracked: Sendable {}
         weak var tracked: Tracked?
-        let ran = LockedBox(false as Bool?)
+        let ran = Locked(false as Bool?)
         do {
             let captured = Tracked()
             tracked = captured
@@ -33,7 +33,7 @@ final class MainContextSchedulerTests: GtkTestCase {
             }
             work.dispose()
         }
-        let after = LockedBox(false as Bool?)
+        let after = Locked(false as Bool?)
         MainContextScheduler.main.schedule { after.store(true) }
         pump(until: { after.load() == true })
         XCTAssertEqual(ran.load(), false)
@@ -41,7 +41,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testATimerRunsAfterWorkScheduledForNow() {
-        let order = LockedBox([] as [String]?)
+        let order = Locked([] as [String]?)
         MainContextScheduler.main.schedule(after: .milliseconds(30)) { order.modify { $0?.append("timer") } }
         MainContextScheduler.main.schedule { order.modify { $0?.append("now") } }
         pump(until: { order.load()?.count == 2 })
@@ -49,7 +49,7 @@ final class MainContextSchedulerTests: GtkTestCase {
     }
 
     func testARepeatingTimerRunsUntilDisposed() {
-        let ticks = LockedBox(0 as Int?)
+        let ticks = Locked(0 as Int?)
         let timer = MainContextScheduler.main.schedule(after: .milliseconds(1), interval: .milliseconds(5)) {
             ticks.modify { $0! += 1 }
         }
@@ -57,7 +57,7 @@ final class MainContextSchedulerTests: GtkTestCase {
         timer.dispose()
         let count = ticks.load()
         // Another source later than the timer's next tick would have been: the timer stays silent.
-        let later = LockedBox(false as Bool?)
+        let later = Locked(false as Bool?)
         MainContextScheduler.main.schedule(after: .milliseconds(30)) { later.store(true) }
         pump(until: { later.load() == true })
         XCTAssertEqual(ticks.load(), count)
@@ -66,8 +66,8 @@ final class MainContextSchedulerTests: GtkTestCase {
 
     func testDeliverOnTheMainContextMovesValuesToTheMainThread() {
         let subject = Subject<Int, Never>()
-        let received = LockedBox([] as [Int]?)
-        let threads = LockedBox([] as [Bool]?)
+        let received = Locked([] as [Int]?)
+        let threads = Locked([] as [Bool]?)
         let subscription = subject.deliver(on: MainContextScheduler.main).subscribe(next: { value in
             received.modify { $0?.append(value) }
             threads.modify { $0?.append(Thread.isMainThread) }
@@ -91,7 +91,7 @@ final class MainContextSchedulerTests: GtkTestCase {
 final class MainQueueIntegrationTests: GtkTestCase {
     func testDispatchMainAsyncRunsInsideGLibsLoop() {
         XCTAssertTrue(onMain { MainQueueIntegration.isInstalled })
-        let ran = LockedBox(false as Bool?)
+        let ran = Locked(false as Bool?)
         DispatchQueue.global().async {
             DispatchQueue.main.async { ran.store(Thread.isMainThread) }
         }
@@ -99,27 +99,14 @@ final class MainQueueIntegrationTests: GtkTestCase {
     }
 
     func testQueueSchedulerMainRunsInsideGLibsLoop() {
-        let ran = LockedBox(false as Bool?)
+        let ran = Locked(false as Bool?)
         QueueScheduler.main.schedule(after: .milliseconds(1)) { ran.store(true) }
         pump(until: { ran.load() == true })
     }
 
     func testMainActorTasksRunInsideGLibsLoop() {
-        let ran = LockedBox(false as Bool?)
+        let ran = Locked(false as Bool?)
         Task { @MainActor in ran.store(Thread.isMainThread) }
         pump(until: { ran.load() == true })
     }
-}
-
-/// A tiny locked box for values that test closures on other threads record.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    // Safety: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func load() -> Value { lock.withLock { value } }
-    func store(_ newValue: Value) { lock.withLock { value = newValue } }
-    func modify(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }
