@@ -91,7 +91,7 @@ package enum RuntimeAssumptions {
     static func firstObservedField(of type: AnyObject.Type) -> ObservedFieldLookup {
         var found: ObservedFieldLookup = .none
         let supported = _forEachField(of: type, options: classFields) { _, offset, fieldType, _ in
-            guard let storage = fieldType as? any ObservedStorageField.Type else { return true }
+            guard let storage = fieldType as? any LifetimeStorageField.Type else { return true }
             found = .field(offset: offset, storage: storage)
             return false
         }
@@ -100,7 +100,7 @@ package enum RuntimeAssumptions {
     }
 
     enum ObservedFieldLookup {
-        case field(offset: Int, storage: any ObservedStorageField.Type)
+        case field(offset: Int, storage: any LifetimeStorageField.Type)
         /// No `@Observed` stored property.
         case none
         /// The SPI cannot enumerate the type's fields.

@@ -72,7 +72,7 @@ private func lifetimeSignal<Root: Observation.Observable>(
 /// One subscription to an `@Observable` object's `deallocated`.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ObservableLifetimeSubscription<Root: Observation.Observable>:
-    FrameworkObservationEnding, @unchecked Sendable
+    DeinitWatchCallback, @unchecked Sendable
 {
     // Safety: immutable after `init`; `sink` and `lifetime` are thread-safe and the sink is sent one
     // terminal event (`lifetime.dispose()` makes later sends no-ops).
@@ -90,10 +90,10 @@ private final class ObservableLifetimeSubscription<Root: Observation.Observable>
 
     func start(registrar: ObservationRegistrar) {
         guard let root = object as? Root else { return end() }
-        weak let ending: (any FrameworkObservationEnding)? = self
-        let erased: any FrameworkObservationEnding = self
+        weak let ending: (any DeinitWatchCallback)? = self
+        let erased: any DeinitWatchCallback = self
         lifetime.add(AnyDisposable { erased.cancel() })
-        ObservableLifetimeWatch.watch(root, registrar: registrar, key: key) { ending?.end() }
+        ObservableDeinitWatch.watch(root, registrar: registrar, key: key) { ending?.end() }
     }
 
     func end() {

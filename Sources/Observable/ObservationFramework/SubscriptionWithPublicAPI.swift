@@ -14,7 +14,7 @@
     ///
     /// Disposing notifies `key`, which makes the current tracking (and the lifetime watch) fire and
     /// remove itself; a re-read already scheduled does nothing. The root's deinitialization is seen
-    /// through ``ObservableLifetimeWatch``.
+    /// through ``ObservableDeinitWatch``.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     final class FrameworkObservation<Root: AnyObject & Observation.Observable, Value>:
         FrameworkObservationCallbacks, @unchecked Sendable
@@ -69,8 +69,8 @@
                 return
             }
             if let registrar {
-                weak let ending: (any FrameworkObservationEnding)? = observation
-                ObservableLifetimeWatch.watch(root, registrar: registrar, key: observation.key) { ending?.end() }
+                weak let ending: (any DeinitWatchCallback)? = observation
+                ObservableDeinitWatch.watch(root, registrar: registrar, key: observation.key) { ending?.end() }
             } else {
                 ObservationWarning.noLifetimeStorage(Root.self)
             }
@@ -133,7 +133,7 @@
 
     /// What Observation's and the main queue's `@Sendable` callbacks call on a
     /// ``FrameworkObservation`` (type-erased, so that the callbacks capture no generic metatype).
-    protocol FrameworkObservationCallbacks: FrameworkObservationEnding {
+    protocol FrameworkObservationCallbacks: DeinitWatchCallback {
         func willChange(generation: Int)
         func reevaluate()
     }

@@ -101,7 +101,7 @@ extension DeallocationObservable where Self: KeyPathObservable {
     }
 }
 
-extension DeallocationToken: ObservedStorageField {
+extension DeallocationToken: LifetimeStorageField {
     static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol {
         address.assumingMemoryBound(to: DeallocationToken.self).pointee.box.channel
     }

@@ -29,7 +29,7 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
     // Safety: `lastValue` is touched only inside the mailbox's handler (serialized); `dependencies`,
     // `lifetimeObserver` and `closed` only under `lock`; the rest is immutable after `start`.
     @usableFromInline enum Input {
-        case start(Value, [ObservedRead])
+        case start(Value, [TrackedRead])
         case reevaluate
         case prior
         case rootGone
@@ -55,7 +55,7 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
     @usableFromInline
     static func start(
         root: Root, keyPath: KeyPath<Root, Value>, wantsPrior: Bool,
-        first value: Value, reads: [ObservedRead],
+        first value: Value, reads: [TrackedRead],
         lifetime: CompositeDisposable, update: @escaping (KeyPathUpdate<Value>) -> Void
     ) {
         let observation = KeyPathObservation(root: root, keyPath: keyPath, wantsPrior: wantsPrior)
@@ -97,7 +97,7 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
 
     /// Listens for the root's deinitialization: through a root property the evaluation read, or else
     /// through the root's lifetime storage.
-    func attachLifetime(root: Root, reads: [ObservedRead]) {
+    func attachLifetime(root: Root, reads: [TrackedRead]) {
         let rootID = ObjectIdentifier(root)
         let channel = reads.first(where: { $0.owner == rootID })?.channel ?? ObjectLifetime.channel(of: root)
         guard let channel else {
@@ -117,7 +117,7 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
 
     /// Listens to exactly the properties in `reads`: keeps the ones already heard, adds the new ones,
     /// drops the rest.
-    func track(_ reads: [ObservedRead], root: Root) {
+    func track(_ reads: [TrackedRead], root: Root) {
         lock.lock()
         var previous = dependencies
         lock.unlock()

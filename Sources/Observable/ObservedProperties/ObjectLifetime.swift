@@ -31,7 +31,7 @@ enum ObjectLifetime {
     }
 
     enum Field {
-        case field(offset: Int, storage: any ObservedStorageField.Type)
+        case field(offset: Int, storage: any LifetimeStorageField.Type)
         case none
         case reflectionUnavailable
     }
@@ -51,7 +51,7 @@ enum ObjectLifetime {
 
     private static func installedChannel(in mirror: Mirror) -> (any ObservedChannelProtocol)? {
         for child in mirror.children {
-            if let storage = child.value as? any ObservedStorageField, let channel = storage.installedChannel {
+            if let storage = child.value as? any LifetimeStorageField, let channel = storage.installedChannel {
                 return channel
             }
         }
@@ -68,14 +68,14 @@ enum ObjectLifetime {
 }
 
 /// A stored field that can serve as an object's lifetime storage (`Observed`).
-protocol ObservedStorageField {
+protocol LifetimeStorageField {
     /// The channel of the field at `address` (inside a live object), allocating its box if needed.
     static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol
     /// The channel of this copy's box, if one was allocated.
     var installedChannel: (any ObservedChannelProtocol)? { get }
 }
 
-extension Observed: ObservedStorageField {
+extension Observed: LifetimeStorageField {
     static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol {
         address.assumingMemoryBound(to: Observed<Value>.self).pointee.installedBox().channel
     }

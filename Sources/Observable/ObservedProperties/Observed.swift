@@ -133,7 +133,7 @@ public struct Observed<Value> {
         guard let tracker = ReadTracker.current else { return }
         let box = instance[keyPath: storageKeyPath].installedBox()
         tracker.record(
-            ObservedRead(channel: box.channel, owner: ObjectIdentifier(instance), keyPath: wrappedKeyPath))
+            TrackedRead(channel: box.channel, owner: ObjectIdentifier(instance), keyPath: wrappedKeyPath))
     }
 
     /// The observer storage, allocated if needed (owner's isolation only).

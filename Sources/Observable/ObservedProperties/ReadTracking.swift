@@ -10,7 +10,7 @@ let observedReadTrackingDepth = Atomic<Int>(0)
 
 /// One `@Observed` property read while a key path was being evaluated.
 @usableFromInline
-struct ObservedRead {
+struct TrackedRead {
     /// The property's observer storage.
     @usableFromInline let channel: any ObservedChannelProtocol
     /// The object that owns the property.
@@ -32,7 +32,7 @@ struct ObservedRead {
 /// their thread. Trackers nest: an evaluation inside an evaluation records into its own tracker.
 @usableFromInline
 final class ReadTracker {
-    @usableFromInline var reads: [ObservedRead] = []
+    @usableFromInline var reads: [TrackedRead] = []
     @usableFromInline var seen: Set<ObjectIdentifier> = []
 
     @usableFromInline
@@ -48,7 +48,7 @@ final class ReadTracker {
 
     /// Runs `body`, returning its result and the `@Observed` properties it read (each once, in order).
     @usableFromInline
-    static func track<T>(_ body: () -> T) -> (T, [ObservedRead]) {
+    static func track<T>(_ body: () -> T) -> (T, [TrackedRead]) {
         let tracker = ReadTracker()
         let previous = tether_read_tracker()
         tether_set_read_tracker(Unmanaged.passUnretained(tracker).toOpaque())
@@ -60,7 +60,7 @@ final class ReadTracker {
     }
 
     @usableFromInline
-    func record(_ read: ObservedRead) {
+    func record(_ read: TrackedRead) {
         if seen.insert(ObjectIdentifier(read.channel)).inserted {
             reads.append(read)
         }

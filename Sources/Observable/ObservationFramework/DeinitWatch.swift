@@ -6,12 +6,12 @@ import Synchronization
 /// deinitializes (and `ended` runs), or fires it when the subscription pokes that key path on disposal
 /// (and `ended` does not run). Public API only.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-enum ObservableLifetimeWatch {
+enum ObservableDeinitWatch {
     static func watch<Root: Observation.Observable>(
         _ root: Root, registrar: ObservationRegistrar, key: KeyPath<Root, Void>,
         ended: @escaping @Sendable () -> Void
     ) {
-        let state = LifetimeWatchState()
+        let state = DeinitWatchState()
         let token = LifetimeToken {
             if !state.fired.load(ordering: .acquiring) { ended() }
         }
@@ -24,17 +24,17 @@ enum ObservableLifetimeWatch {
     }
 }
 
-/// What a lifetime watch calls when the observed object is gone (type-erased, so that the `@Sendable`
+/// What a deinit watch calls when the observed object is gone (type-erased, so that the `@Sendable`
 /// callback captures no generic metatype).
-protocol FrameworkObservationEnding: AnyObject, Sendable {
+protocol DeinitWatchCallback: AnyObject, Sendable {
     /// Completes the subscription.
     func end()
     /// The subscription was disposed: removes its registrations from the object.
     func cancel()
 }
 
-/// Whether a lifetime watch fired (the subscription was disposed) rather than being released.
-final class LifetimeWatchState: Sendable {
+/// Whether a deinit watch fired (the subscription was disposed) rather than being released.
+final class DeinitWatchState: Sendable {
     let fired = Atomic<Bool>(false)
 }
 
