@@ -87,7 +87,7 @@ extension SignalConvertible {
 
     /// Subscribes to `source`, waits for its terminal event and returns the last value it sent.
     func waitForLast<Result>(of source: Signal<Result, Failure>) throws(BlockingError<Failure>) -> Result? {
-        let outcome = BlockingOutcome<Swift.Result<Result?, BlockingError<Failure>>>()
+        let outcome = SettledOnce<Swift.Result<Result?, BlockingError<Failure>>>()
         let lifetime = CompositeDisposable()
         // Runs after a terminal event too, when `settle` no longer changes anything.
         lifetime.add { outcome.settle(.failure(.interrupted)) }
@@ -135,38 +135,4 @@ func isOnMainThread() -> Bool {
         let parts = path.split(separator: "/")
         return parts.count == 3 && parts[0] == parts[2]
     #endif
-}
-
-/// A result set once, by whichever thread gets there first, and a wait for it that parks the waiting
-/// thread (through ``ParkingLot``) instead of spinning.
-final class BlockingOutcome<Result>: @unchecked Sendable {
-    // Safety: `result` is written only by the thread that moved `state` from 0 to 1, before it stores 2
-    // (releasing); it is read only after loading 2 (acquiring).
-
-    /// 0: not settled; 1: being settled; 2: settled.
-    let state = Atomic<Int>(0)
-    var result: Result?
-
-    var isSettled: Bool { state.load(ordering: .acquiring) != 0 }
-
-    /// Sets the result and wakes the waiter, unless a result was already set. Returns whether it set it.
-    @discardableResult
-    func settle(_ value: Result) -> Bool {
-        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
-            return false
-        }
-        result = value
-        state.store(2, ordering: .releasing)
-        ParkingLot.unparkAll(parkingAddress(of: self))
-        return true
-    }
-
-    /// Parks the calling thread until the result is set, then returns it.
-    func wait() -> Result {
-        let address = parkingAddress(of: self)
-        while state.load(ordering: .acquiring) != 2 {
-            ParkingLot.park(on: address) { state.load(ordering: .relaxed) != 2 }
-        }
-        return result!
-    }
 }
