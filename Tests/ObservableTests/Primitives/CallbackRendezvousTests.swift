@@ -41,7 +41,8 @@ final class CallbackRendezvousTests: XCTestCase {
         var address: UInt { parkingAddress(of: self) }
 
         func acquire() {
-            let taken = ownerWord.compareExchange(expected: 0, desired: currentThreadID, ordering: .sequentiallyConsistent)
+            let taken = ownerWord.compareExchange(
+                expected: 0, desired: currentThreadID, ordering: .sequentiallyConsistent)
             precondition(taken.exchanged, "the script takes an idle source")
         }
 
