@@ -54,21 +54,22 @@ protocol ObservedChannelProtocol: AnyObject {
 /// reentrancy queue are plain variables touched only there. Disposal may happen on any thread; it is the
 /// only cross-thread operation and it never touches the list:
 ///
-/// - a delivery publishes its thread in `activeDelivery`, and before each callback the observer it is
-///   about to call in `current`, each with a sequentially consistent store, then checks that observer's
-///   `disposed` flag before calling it;
-/// - a disposer sets `disposed` (sequentially consistent), then — only if `current` names its own
-///   observer on another thread — parks until that callback returned. Either the delivery saw the flag
-///   and skipped the observer, or the disposer saw its observer in `current` and waited for it: nothing
-///   reaches an observer after `dispose()` returns (guarantee 2 of <doc:ThreadingAndLifetimes>), and a
-///   disposer never waits for another observer's callback (so it can't deadlock on a lock that callback
-///   needs). Disposing from inside a delivery on the same thread returns at once;
+/// - a delivery publishes its thread in `activeDelivery` with a sequentially consistent store (the
+///   owner of the channel's ``CallbackRendezvous``), and before each callback enters the observer it is
+///   about to call in the rendezvous, then checks that observer's `disposed` flag before calling it;
+/// - a disposer sets `disposed` (sequentially consistent), then waits in the rendezvous — only while its
+///   own observer's callback runs on another thread. Nothing reaches an observer after `dispose()`
+///   returns, and a disposer never waits for another observer's callback (guarantee 2 of
+///   <doc:ThreadingAndLifetimes>; the proof is ``CallbackRendezvous``'s). The rendezvous's owner is the
+///   delivery the disposer saw: `activeDelivery` carries a bit that alternates per delivery, so a wait
+///   ends when that delivery ends — a later delivery sees the flag and skips the observer. Disposing from
+///   inside a delivery on the same thread returns at once;
 /// - the disposer then releases the observer's closures (a disposer inside a delivery of this channel
 ///   defers that to the end of the delivery, since the closure may be running) and flags the channel;
 ///   the owner drops released observers from its list at its next delivery or subscription.
 ///
-/// Cost of a set with observers: two atomic exchanges (start and end of the delivery), one more per
-/// observer after the first, the calls. The
+/// Cost of a set with observers: two atomic exchanges (start and end of the delivery), a plain store and
+/// a load per observer (the rendezvous's asymmetric fence), the calls. The
 /// hot path does no reference counting: the list holds its entries and entries hold their handlers with
 /// manual (`Unmanaged`) ownership, which the rules above keep alive while they are used. Owner-only
 /// state is marked `@exclusivity(unchecked)`: it is confined to the owner by the same rules.
@@ -94,10 +95,9 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     @usableFromInline let activeDelivery = Atomic<UInt>(0)
     /// Set by a disposer once an observer may be dropped from the list.
     @usableFromInline let needsCompaction = Atomic<Bool>(false)
-    /// The observer whose callback the owner is running (its entry's address), or 0.
-    @usableFromInline let current = Atomic<UInt>(0)
-    /// How many disposers are parked waiting for `current` to move on.
-    @usableFromInline let disposers = Atomic<Int>(0)
+    /// The disposal fence: the observer whose callback the owner is running (its entry's address), and
+    /// the disposers waiting for it.
+    @usableFromInline let rendezvous = CallbackRendezvous()
 
     @usableFromInline
     init() {}
@@ -132,9 +132,8 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         }
         if needsCompaction.load(ordering: .relaxed) { compact() }
         guard let first else { return }
-        // A release store (no fence): beginDelivery's sequentially consistent store orders it before the callback.
-        current.store(Self.id(of: first), ordering: .releasing)
         beginDelivery()
+        enter(first)
         first._withUnsafeGuaranteedRef { $0.receive(value) }
         if !rest.isEmpty { deliverToRest(value) }
         if !pending.isEmpty { drainPending() }
@@ -150,31 +149,25 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     func beginDelivery() {
         isDelivering = true
         epoch &+= 1
-        // Sequentially consistent: disposers must see this store (and `current`) before we read their
-        // flags.
+        // Sequentially consistent, before the first `enter`: a disposer that finds no delivery needs no
+        // barrier (see ``CallbackRendezvous``).
         activeDelivery.store(currentThreadID | (epoch & 1), ordering: .sequentiallyConsistent)
     }
 
     @inlinable
     func endDelivery() {
         if !deferredReleases.isEmpty { releaseDeferred() }
-        current.store(0, ordering: .releasing)
+        rendezvous.exit()
         activeDelivery.store(0, ordering: .sequentiallyConsistent)
         isDelivering = false
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+        rendezvous.ownerLeft(wakingAt: parkingAddress(of: self))
     }
 
-    /// Publishes that the owner is about to call `entry` (see ``SerialGate/enterCallback(_:)``: the same
-    /// hand-shake, so a disposer waits only for its own observer's callback).
+    /// Publishes that the owner is about to call `entry` (``CallbackRendezvous/enter(_:wakingAt:)``); the
+    /// entry checks its `disposed` flag (sequentially consistent) before calling.
     @inlinable
     func enter(_ entry: Unmanaged<ObservedEntry<Value>>) {
-        current.store(Self.id(of: entry), ordering: .sequentiallyConsistent)
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-    }
-
-    @usableFromInline
-    func wakeDisposers() {
-        ParkingLot.unparkAll(parkingAddress(of: self))
+        rendezvous.enter(Self.id(of: entry), wakingAt: parkingAddress(of: self))
     }
 
     @inlinable
@@ -254,8 +247,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
             return
         }
         if isDelivering {
-            current.store(
-                UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+            enter(Unmanaged.passUnretained(entry))
             entry.receive(initial)
             pending.append(.add(entry))
             return
@@ -263,7 +255,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         if needsCompaction.load(ordering: .relaxed) { compact() }
         beginDelivery()
         append(entry)
-        current.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+        enter(Unmanaged.passUnretained(entry))
         entry.receive(initial)
         if !pending.isEmpty { drainPending() }
         endDelivery()
@@ -318,8 +310,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         pending = []
         willSetCount = 0
         for entry in all {
-            current.store(
-                UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .sequentiallyConsistent)
+            enter(Unmanaged.passUnretained(entry))
             entry.finish()
         }
         endDelivery()
@@ -334,20 +325,12 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         let observed = activeDelivery.load(ordering: .sequentiallyConsistent)
         if observed == 0 { return false }
         if observed & ~1 == currentThreadID { return true }
-        let id = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-        if current.load(ordering: .sequentiallyConsistent) != id { return false }
-        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { disposers.wrappingSubtract(1, ordering: .relaxed) }
-        let owner = observed & ~1
-        let wait = WaitGraph.shared.begin(
-            waitingFor: owner, breakable: false, parkingAddress: parkingAddress(of: self))
-        defer { if let wait { WaitGraph.shared.end(wait) } }
-        while activeDelivery.load(ordering: .sequentiallyConsistent) == observed,
-            current.load(ordering: .sequentiallyConsistent) == id
-        {
-            ParkingLot.park(on: parkingAddress(of: self)) {
-                activeDelivery.load(ordering: .relaxed) == observed && current.load(ordering: .relaxed) == id
-            }
+        // The rendezvous's owner is the delivery seen here, for as long as it lasts. No `skipped` report is
+        // needed: that delivery's end ends the wait, and any later delivery finds the flag set.
+        rendezvous.waitForCallback(Self.id(of: .passUnretained(entry)), parkingAt: parkingAddress(of: self)) {
+            activeDelivery.load(ordering: .sequentiallyConsistent) == observed ? observed & ~1 : 0
+        } skipped: {
+            false
         }
         return false
     }

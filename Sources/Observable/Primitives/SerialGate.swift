@@ -31,41 +31,15 @@ import TetherShims
 ///
 /// ## Disposal (guarantee 2)
 ///
-/// Every callback into a subscriber runs between ``enterCallback(_:)`` and ``exitCallback()``, which
-/// publish *which* subscription is being called in `current`. A disposer marks its subscription disposed
-/// (the owner checks that flag right after publishing `current`, before calling), then calls
-/// ``waitForCallback(_:)``: it returns at once unless `current` names its own subscription on another
-/// thread, and then parks until that one callback returned. It never waits for another subscriber's
-/// callback, for the rest of a batch, or for a reentrant pump. Nor does it deliver anything itself: its
-/// removal is done in place under the lock when the gate is idle, or queued for the owner
+/// Every callback into a subscriber runs between ``enterCallback(_:)`` and ``exitCallback()``; a disposer
+/// marks its subscription disposed, then calls ``waitForCallback(_:skipped:)``, which returns once no
+/// callback of that subscription runs on another thread and waits for nothing else. A gate that serves
+/// one subscription uses ``acknowledgeDisposal()`` and ``waitForSoleSubscription()`` instead. The fence
+/// and its proofs (why a disposer can't miss a callback, why a parked disposer is woken, why disposal
+/// can't deadlock) are ``CallbackRendezvous``'s: the gate is its owner while `word` names a thread, and
+/// every release of the gate wakes its disposers. A disposer delivers nothing itself: its removal is done
+/// in place under the lock when the gate is idle, or queued for the owner
 /// (``submitBookkeeping(_:urgent:ordered:inPlace:perform:)``).
-///
-/// Why a disposer can't miss a callback: the owner stores `current = id`, then reads the subscription's
-/// disposed flag; the disposer sets the flag (sequentially consistent), then reads `current`. That is the
-/// store-buffer litmus test, which needs a store-load fence on *both* sides — but a full fence per
-/// callback costs as much as a small callback itself (an `xchg` on x86, on every delivery of a fan-out). So
-/// the fence is asymmetric: the owner's half is only a compiler barrier
-/// (`tether_light_barrier`); the disposer's half, run only when it finds the gate owned by another
-/// thread, is a process-wide barrier (`tether_heavy_barrier`: `membarrier(2)`), after which every running
-/// thread has executed a full fence. If the owner's fence point came before its store of `current`, its
-/// later read of the flag sees the disposer's write (made before the heavy barrier); if it came after,
-/// the store is visible to the disposer's read of `current` (made after it). Either the owner skips the
-/// callback or the disposer sees it running. A disposer that finds the gate idle (`word` is 0) needs no
-/// barrier: every way of taking the gate is followed by a locked instruction (a compare-and-swap, or the
-/// lock's release) before the owner's first `current` store, so an owner the disposer did not see reads
-/// the flag after the disposer's write. Where no process-wide barrier exists (membarrier refused), the
-/// light barrier is a full fence, chosen once at load time.
-///
-/// Why a parked disposer is woken: it increments `disposers` before the heavy barrier and its final read
-/// of `current`; the owner reads `disposers` after every change of `current` that is followed by a
-/// barrier (the next `enterCallback`, or the release of the gate), by the same argument.
-///
-/// Why disposal can't deadlock: a disposer waits only while `current` names its subscription, i.e. for a
-/// callback of the very subscription it disposes. For the wait to block forever, that callback would have
-/// to wait, directly or through other threads, for the disposer: a chain of Tether waits (backlog waits,
-/// a second disposer of a composite) is detected by ``WaitGraph`` and broken; what remains is user code
-/// in that callback waiting for the disposer — e.g. two callbacks that each dispose the subscription the
-/// other is running in, at the same moment. That cycle is inherent in guarantee 2 and documented.
 @usableFromInline
 package class SerialGate<Op>: @unchecked Sendable {
     // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch`, `local` and `localCount` are
@@ -73,10 +47,8 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
     @usableFromInline package final let word = Atomic<UInt>(0)
-    /// The subscription whose callback the owner is running (0: none).
-    @usableFromInline package final let current = Atomic<UInt>(0)
-    /// How many disposers wait for a callback to return.
-    @usableFromInline package final let disposers = Atomic<Int>(0)
+    /// The disposal fence (guarantee 2): which subscription's callback the owner runs, who waits for it.
+    @usableFromInline package final let rendezvous = CallbackRendezvous()
     /// `remote.count`, readable without the lock (by parked senders).
     @usableFromInline package final let backlog = Atomic<Int>(0)
     /// The size of the last batch an owner took (0 before the first): with 1, a bound on how many
@@ -293,7 +265,7 @@ package class SerialGate<Op>: @unchecked Sendable {
                     // Nobody else writes `word` while this thread owns the gate and holds the lock.
                     word.store(0, ordering: .releasing)
                     lock.unlock()
-                    if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                    rendezvous.ownerLeft(wakingAt: disposersAddress)
                     return
                 }
                 lock.unlock()
@@ -434,7 +406,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         if localCount == 0,
             word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
         {
-            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+            rendezvous.ownerLeft(wakingAt: disposersAddress)
             return
         }
         drainAndRelease(me, perform: perform, handOff: handOff)
@@ -461,7 +433,7 @@ package class SerialGate<Op>: @unchecked Sendable {
         while true {
             drainLocal(perform: perform)
             if word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged {
-                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                rendezvous.ownerLeft(wakingAt: disposersAddress)
                 return
             }
             // The pending bit is set: take what other threads queued, in one swap.
@@ -471,7 +443,7 @@ package class SerialGate<Op>: @unchecked Sendable {
                 word.store(1, ordering: .releasing)
                 lock.unlock()
                 ParkingLot.unparkAll(sendersAddress)
-                if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+                rendezvous.ownerLeft(wakingAt: disposersAddress)
                 return
             }
             swap(&remote, &batch)
@@ -482,7 +454,7 @@ package class SerialGate<Op>: @unchecked Sendable {
             word.store(me, ordering: .releasing)
             lock.unlock()
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }
-            if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+            rendezvous.ownerLeft(wakingAt: disposersAddress)
             if !urgentBatch.isEmpty {
                 for op in urgentBatch { perform(op) }
                 urgentBatch.removeAll(keepingCapacity: urgentBatch.capacity <= 256)
@@ -501,72 +473,26 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     // MARK: Callbacks and disposal
 
-    /// Publishes that the owner is about to call subscription `id`'s callback.
+    /// Publishes that the owner is about to call subscription `id` (see ``CallbackRendezvous/enter(_:wakingAt:)``).
     ///
     /// The caller then checks that subscription's disposed flag with a sequentially consistent load, and
     /// calls only if it is clear; if it is set, it sets the subscription's `skipped` flag (see
     /// ``waitForCallback(_:skipped:)``).
     @inlinable
     package final func enterCallback(_ id: UInt) {
-        // A plain store and a compiler barrier, not a fence: a disposer that finds the gate owned runs the
-        // heavy half of the pair (see "Disposal" in the type's notes).
-        current.store(id, ordering: .releasing)
-        tether_light_barrier()
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
+        rendezvous.enter(id, wakingAt: disposersAddress)
     }
 
     /// Publishes that the owner is no longer in a callback.
     @inlinable
     package final func exitCallback() {
-        current.store(0, ordering: .releasing)
+        rendezvous.exit()
     }
 
-    // MARK: Disposal for a gate that serves one subscription (an Observer, a Mailbox)
-
-    /// Called by the owner when, at a callback boundary, it finds its one subscription disposed: from now
-    /// on it calls nothing, and a disposer waiting in ``waitForSoleSubscription()`` may return.
-    ///
-    /// A gate that serves a single subscription needs no per-callback publication: any callback in flight
-    /// is that subscription's, so the disposer waits until the gate is idle or the owner has passed a
-    /// boundary and seen the disposed flag (which also ends a wait behind a reentrant pump). The callbacks
-    /// themselves cost one relaxed load of the flag.
+    /// The gate's owner for the rendezvous: its thread ID, or 0 when the gate is idle.
     @inlinable
-    package final func acknowledgeDisposal() {
-        if current.load(ordering: .relaxed) != 0 { return }
-        current.store(1, ordering: .sequentiallyConsistent)
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { wakeDisposers() }
-    }
-
-    /// Returns once no callback of this gate's one subscription runs on another thread, after the caller
-    /// marked it disposed with a sequentially consistent store (see ``acknowledgeDisposal()``).
-    @inlinable
-    package final func waitForSoleSubscription() {
-        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
-        if owner == 0 || owner == currentThreadID { return }
-        if current.load(ordering: .sequentiallyConsistent) != 0 { return }
-        waitForSoleSubscriptionSlow(owner)
-    }
-
-    @usableFromInline
-    final func waitForSoleSubscriptionSlow(_ owner: UInt) {
-        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
-        let me = currentThreadID
-        var owner = owner
-        while owner != 0, owner != me, current.load(ordering: .sequentiallyConsistent) == 0 {
-            let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)
-            let waitedFor = owner
-            ParkingLot.park(on: disposersAddress) {
-                word.load(ordering: .relaxed) & ~1 == waitedFor && current.load(ordering: .relaxed) == 0
-            }
-            if let wait { WaitGraph.shared.end(wait) }
-            owner = word.load(ordering: .sequentiallyConsistent) & ~1
-        }
-    }
-
-    @usableFromInline
-    final func wakeDisposers() {
-        ParkingLot.unparkAll(disposersAddress)
+    final func ownerThread() -> UInt {
+        word.load(ordering: .sequentiallyConsistent) & ~1
     }
 
     /// Returns once no callback of subscription `id` runs on another thread (or the owner reported, through
@@ -574,32 +500,31 @@ package class SerialGate<Op>: @unchecked Sendable {
     ///
     /// Call it after marking the subscription disposed with a sequentially consistent store. Returns at
     /// once when called from the owner thread (from inside a callback), when the gate is idle, or when the
-    /// owner is calling another subscription.
+    /// owner is calling another subscription (see ``CallbackRendezvous/waitForCallback(_:parkingAt:owner:skipped:)``).
     @inlinable
     package final func waitForCallback(_ id: UInt, skipped: borrowing Atomic<Bool>) {
-        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
-        if owner == 0 || owner == currentThreadID { return }
-        waitForCallbackSlow(id, skipped: skipped)
+        rendezvous.waitForCallback(id, parkingAt: disposersAddress) {
+            ownerThread()
+        } skipped: {
+            skipped.load(ordering: .relaxed)
+        }
     }
 
-    @usableFromInline
-    final func waitForCallbackSlow(_ id: UInt, skipped: borrowing Atomic<Bool>) {
-        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
-        // The heavy half of the owner's `enterCallback` barrier: after it, either the owner has seen this
-        // subscription's disposed flag (and `disposers`), or this thread sees the owner's `current`.
-        tether_heavy_barrier()
-        let owner = word.load(ordering: .sequentiallyConsistent) & ~1
-        guard owner != 0, current.load(ordering: .sequentiallyConsistent) == id else { return }
-        let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: false, parkingAddress: disposersAddress)
-        defer { if let wait { WaitGraph.shared.end(wait) } }
-        // `skipped`: the owner published this subscription, found it disposed and called nothing — it never
-        // will again. Without it a sender in a tight loop keeps `current` on this subscription (publish,
-        // skip, publish…) and the disposer would keep finding it there.
-        while current.load(ordering: .acquiring) == id && !skipped.load(ordering: .acquiring) {
-            ParkingLot.park(on: disposersAddress) {
-                current.load(ordering: .relaxed) == id && !skipped.load(ordering: .relaxed)
-            }
-        }
+    // MARK: Disposal for a gate that serves one subscription (an Observer, a Mailbox)
+
+    /// Called by the owner when, at a callback boundary, it finds its one subscription disposed: from now
+    /// on it calls nothing, and a disposer waiting in ``waitForSoleSubscription()`` may return (see
+    /// ``CallbackRendezvous/acknowledgeDisposal(wakingAt:)``). The callbacks themselves cost one relaxed
+    /// load of the flag.
+    @inlinable
+    package final func acknowledgeDisposal() {
+        rendezvous.acknowledgeDisposal(wakingAt: disposersAddress)
+    }
+
+    /// Returns once no callback of this gate's one subscription runs on another thread, after the caller
+    /// marked it disposed with a sequentially consistent store (see ``acknowledgeDisposal()``).
+    @inlinable
+    package final func waitForSoleSubscription() {
+        rendezvous.waitForSoleSubscription(parkingAt: disposersAddress) { ownerThread() }
     }
 }
