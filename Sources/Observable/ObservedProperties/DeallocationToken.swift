@@ -21,7 +21,7 @@ public final class DeallocationToken: @unchecked Sendable {
     // Safety: the box's observer list is touched only on the owner's isolation (subscribing to
     // `deallocated`, and the owner's deinit), the contract of `@Observed` storage; disposal from other
     // threads goes through the channel's own atomics.
-    let box = ObservedBox<Void>()
+    let box = PropertyObserverListBox<Void>()
 
     /// Creates a token; store it in the object whose deinitialization it reports.
     ///
@@ -102,9 +102,9 @@ extension DeallocationObservable where Self: KeyPathObservable {
 }
 
 extension DeallocationToken: LifetimeStorageField {
-    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol {
+    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any AnyPropertyObserverList {
         address.assumingMemoryBound(to: DeallocationToken.self).pointee.box.channel
     }
 
-    var installedChannel: (any ObservedChannelProtocol)? { box.channel }
+    var installedChannel: (any AnyPropertyObserverList)? { box.channel }
 }

@@ -57,9 +57,9 @@ extension KeyPathObservable {
             let (value, reads) = ReadTracker.track { self[keyPath: keyPath] }
             // Fast path: exactly one `@Observed` property of this object, observed directly.
             if reads.count == 1, reads[0].owner == ObjectIdentifier(self), reads[0].keyPath == keyPath,
-                let channel = reads[0].channel as? ObservedChannel<T>
+                let channel = reads[0].channel as? PropertyObserverList<T>
             {
-                let entry = ObservedEntry<T>(
+                let entry = PropertyObserverEntry<T>(
                     channel: channel,
                     sink: sink,
                     onWillSet: nil,

@@ -17,7 +17,7 @@ enum ObjectLifetime {
     /// `usingFieldOffsets` is for tests, which force the fallback.
     static func channel(
         of object: AnyObject, usingFieldOffsets: Bool = RuntimeAssumptions.fieldOffsetsWork
-    ) -> (any ObservedChannelProtocol)? {
+    ) -> (any AnyPropertyObserverList)? {
         let objectType: AnyObject.Type = type(of: object)
         switch usingFieldOffsets ? field(of: objectType) : .reflectionUnavailable {
         case .field(let offset, let storage):
@@ -49,7 +49,7 @@ enum ObjectLifetime {
         return found
     }
 
-    private static func installedChannel(in mirror: Mirror) -> (any ObservedChannelProtocol)? {
+    private static func installedChannel(in mirror: Mirror) -> (any AnyPropertyObserverList)? {
         for child in mirror.children {
             if let storage = child.value as? any LifetimeStorageField, let channel = storage.installedChannel {
                 return channel
@@ -70,15 +70,15 @@ enum ObjectLifetime {
 /// A stored field that can serve as an object's lifetime storage (`Observed`).
 protocol LifetimeStorageField {
     /// The channel of the field at `address` (inside a live object), allocating its box if needed.
-    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol
+    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any AnyPropertyObserverList
     /// The channel of this copy's box, if one was allocated.
-    var installedChannel: (any ObservedChannelProtocol)? { get }
+    var installedChannel: (any AnyPropertyObserverList)? { get }
 }
 
 extension Observed: LifetimeStorageField {
-    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any ObservedChannelProtocol {
+    static func lifetimeChannel(at address: UnsafeMutableRawPointer) -> any AnyPropertyObserverList {
         address.assumingMemoryBound(to: Observed<Value>.self).pointee.installedBox().channel
     }
 
-    var installedChannel: (any ObservedChannelProtocol)? { box?.channel }
+    var installedChannel: (any AnyPropertyObserverList)? { box?.channel }
 }

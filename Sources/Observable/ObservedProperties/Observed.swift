@@ -33,9 +33,9 @@ import Synchronization
 public struct Observed<Value> {
     @usableFromInline var value: Value
     /// Allocated on first observation (on the owner's isolation); only this wrapper holds it.
-    @usableFromInline var box: ObservedBox<Value>?
+    @usableFromInline var box: PropertyObserverListBox<Value>?
     /// `box.channel`, unretained (the box owns it), so that a set reads it without reference counting.
-    @usableFromInline var channel: Unmanaged<ObservedChannel<Value>>?
+    @usableFromInline var channel: Unmanaged<PropertyObserverList<Value>>?
 
     /// Creates the property with its initial value (`@Observed var name = ""`).
     ///
@@ -97,7 +97,7 @@ public struct Observed<Value> {
                 instance[keyPath: storageKeyPath].value = newValue
                 return
             }
-            let channel = Unmanaged<ObservedChannel<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            let channel = Unmanaged<PropertyObserverList<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
             // The box (owned by this storage) keeps the channel alive: no reference counting needed.
             channel._withUnsafeGuaranteedRef { channel in
                 if channel.willSetCount != 0 { channel.willSet() }
@@ -138,9 +138,9 @@ public struct Observed<Value> {
 
     /// The observer storage, allocated if needed (owner's isolation only).
     @usableFromInline
-    mutating func installedBox() -> ObservedBox<Value> {
+    mutating func installedBox() -> PropertyObserverListBox<Value> {
         if let box { return box }
-        let box = ObservedBox<Value>()
+        let box = PropertyObserverListBox<Value>()
         self.box = box
         self.channel = .passUnretained(box.channel)
         return box

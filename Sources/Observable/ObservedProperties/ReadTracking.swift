@@ -12,14 +12,14 @@ let observedReadTrackingDepth = Atomic<Int>(0)
 @usableFromInline
 struct TrackedRead {
     /// The property's observer storage.
-    @usableFromInline let channel: any ObservedChannelProtocol
+    @usableFromInline let channel: any AnyPropertyObserverList
     /// The object that owns the property.
     @usableFromInline let owner: ObjectIdentifier
     /// The property's key path on its declaring class (`\Account.name`).
     @usableFromInline let keyPath: AnyKeyPath
 
     @usableFromInline
-    init(channel: any ObservedChannelProtocol, owner: ObjectIdentifier, keyPath: AnyKeyPath) {
+    init(channel: any AnyPropertyObserverList, owner: ObjectIdentifier, keyPath: AnyKeyPath) {
         self.channel = channel
         self.owner = owner
         self.keyPath = keyPath

@@ -30,7 +30,7 @@ final class CallbackRendezvousTests: XCTestCase {
         }
     }
 
-    /// A minimal source built on the rendezvous, as `SerialGate` and `ObservedChannel` are: the owner's thread
+    /// A minimal source built on the rendezvous, as `SerialGate` and `PropertyObserverList` are: the owner's thread
     /// ID in `ownerWord` (taken and given up with sequentially consistent operations), callbacks published
     /// with `enter`, checked against the disposed flag, reported through `skipped` when disposed.
     final class Source: @unchecked Sendable {

@@ -12,10 +12,10 @@ import Synchronization
 ///
 /// Only the property's wrapper holds the box, so the box is deinitialized exactly when the object that
 /// owns the property is: that is how observations learn that their object is gone. The box is separate
-/// from the ``ObservedChannel`` because observers keep the channel (not the box) alive.
+/// from the ``PropertyObserverList`` because observers keep the list (not the box) alive.
 @usableFromInline
-final class ObservedBox<Value> {
-    @usableFromInline let channel = ObservedChannel<Value>()
+final class PropertyObserverListBox<Value> {
+    @usableFromInline let channel = PropertyObserverList<Value>()
 
     @usableFromInline
     init() {}
@@ -25,18 +25,18 @@ final class ObservedBox<Value> {
     }
 }
 
-/// What a channel delivers; reentrant operations are queued as these and run in order.
+/// What a list delivers; reentrant operations are queued as these and run in order.
 @usableFromInline
-enum ObservedOperation<Value> {
+enum PropertyObserverListOperation<Value> {
     case willSet
     case didSet(Value)
     /// An observer added while a delivery was running joins after the operations queued before it.
-    case add(ObservedEntry<Value>)
+    case add(PropertyObserverEntry<Value>)
 }
 
-/// The type-erased face of a channel, for read tracking and lifetime observation.
+/// The type-erased face of a list, for read tracking and lifetime observation.
 @usableFromInline
-protocol ObservedChannelProtocol: AnyObject {
+protocol AnyPropertyObserverList: AnyObject {
     /// Adds an observer that is told (without the value) before and after each set, and when the
     /// owner deinitializes. Must be called on the owner's isolation.
     func addDependency(
@@ -55,7 +55,7 @@ protocol ObservedChannelProtocol: AnyObject {
 /// only cross-thread operation and it never touches the list:
 ///
 /// - a delivery publishes its thread in `activeDelivery` with a sequentially consistent store (the
-///   owner of the channel's ``CallbackRendezvous``), and before each callback enters the observer it is
+///   owner of the list's ``CallbackRendezvous``), and before each callback enters the observer it is
 ///   about to call in the rendezvous, then checks that observer's `disposed` flag before calling it;
 /// - a disposer sets `disposed` (sequentially consistent), then waits in the rendezvous — only while its
 ///   own observer's callback runs on another thread. Nothing reaches an observer after `dispose()`
@@ -64,8 +64,8 @@ protocol ObservedChannelProtocol: AnyObject {
 ///   delivery the disposer saw: `activeDelivery` carries a bit that alternates per delivery, so a wait
 ///   ends when that delivery ends — a later delivery sees the flag and skips the observer. Disposing from
 ///   inside a delivery on the same thread returns at once;
-/// - the disposer then releases the observer's closures (a disposer inside a delivery of this channel
-///   defers that to the end of the delivery, since the closure may be running) and flags the channel;
+/// - the disposer then releases the observer's closures (a disposer inside a delivery of this list
+///   defers that to the end of the delivery, since the closure may be running) and flags the list;
 ///   the owner drops released observers from its list at its next delivery or subscription.
 ///
 /// Cost of a set with observers: two atomic exchanges (start and end of the delivery), a plain store and
@@ -77,14 +77,14 @@ protocol ObservedChannelProtocol: AnyObject {
 /// A set made from inside an observer (reentrancy) is queued and delivered after the current one, so
 /// every observer sees the sets in order and never runs twice at once.
 @usableFromInline
-final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable {
+final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sendable {
     // Owner-only state (see the type's notes). `first` and `rest` own one retain of each entry.
-    @usableFromInline @exclusivity(unchecked) var first: Unmanaged<ObservedEntry<Value>>?
-    @usableFromInline @exclusivity(unchecked) var rest: ContiguousArray<Unmanaged<ObservedEntry<Value>>> = []
+    @usableFromInline @exclusivity(unchecked) var first: Unmanaged<PropertyObserverEntry<Value>>?
+    @usableFromInline @exclusivity(unchecked) var rest: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
-    @usableFromInline @exclusivity(unchecked) var pending: [ObservedOperation<Value>] = []
+    @usableFromInline @exclusivity(unchecked) var pending: [PropertyObserverListOperation<Value>] = []
     /// Entries disposed from inside a delivery on the owner's thread; released when it ends.
-    @usableFromInline @exclusivity(unchecked) var deferredReleases: [ObservedEntry<Value>] = []
+    @usableFromInline @exclusivity(unchecked) var deferredReleases: [PropertyObserverEntry<Value>] = []
     /// How many observers want to hear about a set before it happens.
     @usableFromInline @exclusivity(unchecked) var willSetCount = 0
     @usableFromInline @exclusivity(unchecked) var epoch: UInt = 0
@@ -141,7 +141,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     }
 
     @inlinable
-    static func id(of entry: Unmanaged<ObservedEntry<Value>>) -> UInt {
+    static func id(of entry: Unmanaged<PropertyObserverEntry<Value>>) -> UInt {
         UInt(bitPattern: entry.toOpaque())
     }
 
@@ -166,7 +166,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     /// Publishes that the owner is about to call `entry` (``CallbackRendezvous/enter(_:wakingAt:)``); the
     /// entry checks its `disposed` flag (sequentially consistent) before calling.
     @inlinable
-    func enter(_ entry: Unmanaged<ObservedEntry<Value>>) {
+    func enter(_ entry: Unmanaged<PropertyObserverEntry<Value>>) {
         rendezvous.enter(Self.id(of: entry), wakingAt: parkingAddress(of: self))
     }
 
@@ -224,7 +224,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
 
     /// Adds `entry` (owner's isolation). During a delivery it joins after what is already queued.
     @usableFromInline
-    func add(_ entry: ObservedEntry<Value>) {
+    func add(_ entry: PropertyObserverEntry<Value>) {
         if finished {
             entry.finish()
             return
@@ -240,7 +240,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     /// Adds `entry` and sends it `initial`, as one delivery: sets made by the entry's own callback
     /// while it receives `initial` are queued and delivered after it.
     @usableFromInline
-    func subscribe(_ entry: ObservedEntry<Value>, initial: Value) {
+    func subscribe(_ entry: PropertyObserverEntry<Value>, initial: Value) {
         if finished {
             entry.receive(initial)
             entry.finish()
@@ -262,7 +262,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     }
 
     @usableFromInline
-    func append(_ entry: ObservedEntry<Value>) {
+    func append(_ entry: PropertyObserverEntry<Value>) {
         if entry.disposed.load(ordering: .relaxed) { return }
         if entry.wantsWillSet { willSetCount += 1 }
         let retained = Unmanaged.passRetained(entry)
@@ -277,7 +277,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     @usableFromInline
     func compact() {
         guard needsCompaction.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        var survivors: ContiguousArray<Unmanaged<ObservedEntry<Value>>> = []
+        var survivors: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
         if let first { survivors.append(first) }
         survivors.append(contentsOf: rest)
         survivors.removeAll { unmanaged in
@@ -301,7 +301,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     func finish() {
         finished = true
         beginDelivery()
-        var all: [ObservedEntry<Value>] = []
+        var all: [PropertyObserverEntry<Value>] = []
         if let first { all.append(first.takeRetainedValue()) }
         for entry in rest { all.append(entry.takeRetainedValue()) }
         for case .add(let entry) in pending { all.append(entry) }
@@ -319,9 +319,9 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
     // MARK: Disposer side (any thread)
 
     /// Returns once no callback of `entry` is running on another thread (it waits for nothing else).
-    /// Returns `true` when the calling thread itself is delivering on this channel.
+    /// Returns `true` when the calling thread itself is delivering on this list.
     @usableFromInline
-    func waitForCallback(of entry: ObservedEntry<Value>) -> Bool {
+    func waitForCallback(of entry: PropertyObserverEntry<Value>) -> Bool {
         let observed = activeDelivery.load(ordering: .sequentiallyConsistent)
         if observed == 0 { return false }
         if observed & ~1 == currentThreadID { return true }
@@ -335,13 +335,13 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
         return false
     }
 
-    // MARK: ObservedChannelProtocol
+    // MARK: AnyPropertyObserverList
 
     @usableFromInline
     func addDependency(
         willSet: (() -> Void)?, didSet: @escaping () -> Void, finish: @escaping () -> Void
     ) -> any Disposable {
-        let entry = ObservedEntry<Value>(
+        let entry = PropertyObserverEntry<Value>(
             channel: self, sink: Sink { _ in didSet() }, onWillSet: willSet, onFinish: finish)
         add(entry)
         return entry
@@ -349,7 +349,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
 
     @usableFromInline
     func addLifetimeObserver(_ finish: @escaping () -> Void) -> any Disposable {
-        let entry = ObservedEntry<Value>(channel: self, sink: Sink { _ in }, onWillSet: nil, onFinish: finish)
+        let entry = PropertyObserverEntry<Value>(channel: self, sink: Sink { _ in }, onWillSet: nil, onFinish: finish)
         add(entry)
         return entry
     }
@@ -358,7 +358,7 @@ final class ObservedChannel<Value>: ObservedChannelProtocol, @unchecked Sendable
 /// The callbacks of one observer. Immutable, so the owner calls them without reference counting; the
 /// entry drops its reference to release them.
 @usableFromInline
-final class ObservedHandlers<Value> {
+final class PropertyObserverCallbacks<Value> {
     /// Receives the values set (a subscriber's sink directly, on the `observe` fast path).
     @usableFromInline let sink: Sink<Value, Never>
     @usableFromInline let onWillSet: (() -> Void)?
@@ -374,24 +374,24 @@ final class ObservedHandlers<Value> {
 
 /// One observer of an `@Observed` property. It is also the observer's disposable.
 @usableFromInline
-final class ObservedEntry<Value>: Disposable, @unchecked Sendable {
+final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     // Safety: `handlers` is read by the owner only while `disposed` is false, and cleared only by
-    // whoever wins `disposed`, once no delivery can be running the handlers — see ObservedChannel.
+    // whoever wins `disposed`, once no delivery can be running the handlers — see PropertyObserverList.
     // It owns one retain of the handlers (manual, so that reading it costs no reference counting).
-    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<ObservedHandlers<Value>>?
+    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<PropertyObserverCallbacks<Value>>?
     @usableFromInline let wantsWillSet: Bool
-    @usableFromInline let channel: ObservedChannel<Value>
+    @usableFromInline let channel: PropertyObserverList<Value>
     @usableFromInline let disposed = Atomic<Bool>(false)
     /// Set once the handlers are released: the owner may drop the entry.
     @usableFromInline let released = Atomic<Bool>(false)
 
     @usableFromInline
     init(
-        channel: ObservedChannel<Value>, sink: Sink<Value, Never>, onWillSet: (() -> Void)?,
+        channel: PropertyObserverList<Value>, sink: Sink<Value, Never>, onWillSet: (() -> Void)?,
         onFinish: (() -> Void)?
     ) {
         self.channel = channel
-        self.handlers = .passRetained(ObservedHandlers(sink: sink, onWillSet: onWillSet, onFinish: onFinish))
+        self.handlers = .passRetained(PropertyObserverCallbacks(sink: sink, onWillSet: onWillSet, onFinish: onFinish))
         self.wantsWillSet = onWillSet != nil
     }
 
@@ -438,7 +438,7 @@ final class ObservedEntry<Value>: Disposable, @unchecked Sendable {
         let insideDelivery = channel.waitForCallback(of: self)
         if alreadyDisposed { return }
         if insideDelivery {
-            // A handler of this channel may be on the stack: release when the delivery ends.
+            // A handler of this list may be on the stack: release when the delivery ends.
             channel.deferredReleases.append(self)
         } else {
             releaseHandlers()
