@@ -111,7 +111,6 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         super.init()
     }
 
-
     /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest`.
     @inlinable
     func noteOrdered(_ op: Op) -> Op {
@@ -278,9 +277,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         // them for an ordered core). The caller (the subscription's lifetime) still holds `entry`: removing
         // it releases no user code.
         if isOrdered {
-            submitBookkeepingInOrder(.remove(entry)) { self.removeInPlace($0) } perform: { self.perform($0) }
+            submitBookkeepingInOrder(.remove(entry)) {
+                self.removeInPlace($0)
+            } perform: {
+                self.perform($0)
+            }
         } else {
-            submitBookkeeping(.remove(entry)) { self.removeInPlace($0) } perform: { self.perform($0) }
+            submitBookkeeping(.remove(entry)) {
+                self.removeInPlace($0)
+            } perform: {
+                self.perform($0)
+            }
         }
     }
 

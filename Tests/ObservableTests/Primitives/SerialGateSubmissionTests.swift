@@ -40,7 +40,7 @@ final class SerialGateSubmissionTests: XCTestCase {
     /// A (the owner) is inside op 0, B filled the backlog; C's `submit` must return at once. `expected`: the
     /// order in which A then performs everything (C's op is `limit + 1`).
     func assertReturnsWhileTheBacklogIsFull(
-        ordered: Bool, _ submit: @escaping @Sendable (Recorder, Int) -> Void, performs expected: (Int) -> [Int],
+        ordered: Bool, submit: @escaping @Sendable (Recorder, Int) -> Void, performs expected: (Int) -> [Int],
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let limit = self.limit
@@ -65,37 +65,34 @@ final class SerialGateSubmissionTests: XCTestCase {
     }
 
     func testSubmittingWithoutWaitingReturnsWhileTheBacklogIsFullAndGoesBehindIt() {
-        assertReturnsWhileTheBacklogIsFull(ordered: false, { $0.submitWithoutWaiting($1) }) {
-            Array(0...$0 + 1)
-        }
+        assertReturnsWhileTheBacklogIsFull(
+            ordered: false, submit: { $0.submitWithoutWaiting($1) }, performs: { Array(0...$0 + 1) })
     }
 
     func testSubmittingInOrderWithoutWaitingReturnsWhileTheBacklogIsFullAndGoesBehindIt() {
-        assertReturnsWhileTheBacklogIsFull(ordered: true, { $0.submitInOrderWithoutWaiting($1) }) {
-            Array(0...$0 + 1)
-        }
+        assertReturnsWhileTheBacklogIsFull(
+            ordered: true, submit: { $0.submitInOrderWithoutWaiting($1) }, performs: { Array(0...$0 + 1) })
     }
 
     func testABookkeepingReleaseReturnsWhileTheBacklogIsFullAndGoesBeforeIt() {
         assertReturnsWhileTheBacklogIsFull(
-            ordered: false,
-            { recorder, op in recorder.gate.submitBookkeeping(op) { recorder.perform($0) } }
-        ) { limit in [0, limit + 1] + Array(1...limit) }
+            ordered: false, submit: { recorder, op in recorder.gate.submitBookkeeping(op) { recorder.perform($0) } },
+            performs: { limit in [0, limit + 1] + Array(1...limit) })
     }
 
     func testBookkeepingReturnsWhileTheBacklogIsFullAndGoesBeforeIt() {
         let inPlace = Locked<[Int]>([])
         assertReturnsWhileTheBacklogIsFull(
             ordered: false,
-            { recorder, op in
+            submit: { recorder, op in
                 recorder.gate.submitBookkeeping(op) { op in
                     inPlace.mutate { $0.append(op) }
                     return true
                 } perform: {
                     recorder.perform($0)
                 }
-            }
-        ) { limit in [0, limit + 1] + Array(1...limit) }
+            },
+            performs: { limit in [0, limit + 1] + Array(1...limit) })
         XCTAssertEqual(inPlace.value, [], "not in place: the gate was owned")
     }
 
@@ -103,15 +100,15 @@ final class SerialGateSubmissionTests: XCTestCase {
         let inPlace = Locked<[Int]>([])
         assertReturnsWhileTheBacklogIsFull(
             ordered: true,
-            { recorder, op in
+            submit: { recorder, op in
                 recorder.gate.submitBookkeepingInOrder(op) { op in
                     inPlace.mutate { $0.append(op) }
                     return true
                 } perform: {
                     recorder.perform($0)
                 }
-            }
-        ) { Array(0...$0 + 1) }
+            },
+            performs: { Array(0...$0 + 1) })
         XCTAssertEqual(inPlace.value, [], "not in place: the gate was owned")
     }
 
