@@ -150,8 +150,8 @@ package class SerialGate<Op>: @unchecked Sendable {
     // MARK: Submitting
     //
     // Two families of methods, one per kind of gate (see "Submitting" in the type's notes); each method is
-    // one intention. They share the machinery below them (`submitUnordered`, `submitOrdered`,
-    // `queueBookkeeping`, the drain), passing it constants.
+    // one intention. They share the machinery below them (`performOrQueueLocally`, `submitContended`,
+    // `submitOrdered`, `queueBookkeeping`, the drain), passing it constants.
 
     /// Submits an event from outside the gate (a send): performed now when the gate is idle, else left to
     /// the owner. An unordered gate's way in for events.
@@ -168,7 +168,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// `perform` must be the same logic for every submission to one gate.
     @inlinable
     package final func submitEvent(_ op: Op, perform: (Op) -> Void) {
-        submitUnordered(op, bounded: true, handOff: false, perform: perform)
+        let me = currentThreadID
+        if performOrQueueLocally(op, me: me, perform: perform, handOff: false) { return }
+        submitContended(op, me: me, bounded: true, handOff: false, perform: perform)
     }
 
     /// Submits an operation for the caller's own new subscription that calls its subscriber (a join that
@@ -178,7 +180,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// for its own subscription, not to deliver other threads' stream.
     @inlinable
     package final func submitJoin(_ op: Op, perform: (Op) -> Void) {
-        submitUnordered(op, bounded: true, handOff: true, perform: perform)
+        let me = currentThreadID
+        if performOrQueueLocally(op, me: me, perform: perform, handOff: true) { return }
+        submitContended(op, me: me, bounded: true, handOff: true, perform: perform)
     }
 
     /// Submits an operation that must never park (the end of a source, from its `deinit`): as
@@ -186,7 +190,9 @@ package class SerialGate<Op>: @unchecked Sendable {
     /// is full — so use it only where one caller adds at most one such operation.
     @inlinable
     package final func submitWithoutWaiting(_ op: Op, perform: (Op) -> Void) {
-        submitUnordered(op, bounded: false, handOff: false, perform: perform)
+        let me = currentThreadID
+        if performOrQueueLocally(op, me: me, perform: perform, handOff: false) { return }
+        submitContended(op, me: me, bounded: false, handOff: false, perform: perform)
     }
 
     /// Submits bookkeeping that must never wait — the release of a gate's one subscription (an
@@ -329,15 +335,6 @@ package class SerialGate<Op>: @unchecked Sendable {
 
     // MARK: Queueing (the machinery under the submitting methods)
 
-    /// An unordered submission: `bounded` (the sender waits while the backlog is full), `handOff` (a
-    /// caller that takes the gate hands a flood over after one batch, see `release`).
-    @inlinable
-    final func submitUnordered(_ op: Op, bounded: Bool, handOff: Bool, perform: (Op) -> Void) {
-        let me = currentThreadID
-        if performOrQueueLocally(op, me: me, perform: perform, handOff: handOff) { return }
-        submitContended(op, me: me, bounded: bounded, handOff: handOff, perform: perform)
-    }
-
     /// The uncontended paths: queues `op` locally when the caller owns the gate (a reentrant submission),
     /// or performs it when the gate is idle. Returns `false` when another thread owns the gate.
     @inlinable
@@ -361,8 +358,9 @@ package class SerialGate<Op>: @unchecked Sendable {
         return false
     }
 
-    /// An ordered submission (`bounded` and `handOff` as in `submitUnordered`): every submitter holds the
-    /// lock while its operation takes its place.
+    /// An ordered submission: every submitter holds the lock while its operation takes its place. With
+    /// `bounded`, a sender outside the gate waits while the backlog is full; with `handOff`, a caller that
+    /// takes the gate hands a flood over after one batch (see `release`).
     @inlinable
     final func submitOrdered(
         bounded: Bool, handOff: Bool, _ makeOperation: () -> Op?, perform: (Op) -> Void

@@ -155,7 +155,12 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminated.load(ordering: .relaxed) { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        let op = Op.event(event, seen: joins.load(ordering: .relaxed))
+        enqueueEvent(.event(event, seen: joins.load(ordering: .relaxed)))
+    }
+
+    /// Submits event `op` the way this core's events go (see ``isOrdered``).
+    @inlinable
+    func enqueueEvent(_ op: Op) {
         // Unretained in the closures: capturing `self` would make every send retain and release the core.
         let core = Unmanaged.passUnretained(self)
         if isOrdered {
