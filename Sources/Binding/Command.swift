@@ -393,17 +393,18 @@ enum CommandStep<Output, Failure: Error> {
 /// The command's state, and the serialized delivery of its outputs.
 ///
 /// Every decision (may this execution start? has it already ended?) is made under the gate's lock, in
-/// the closure of ``SerialGate/submitInOrder(bounded:handOff:_:perform:)``: the outputs it implies
+/// the closure of an ordered submission (``SerialGate/submitEventInOrder(_:perform:)``): the outputs it implies
 /// (a batch of steps) take their place in the gate's order right there, so they are delivered in exactly
 /// the order of the state changes. The gate delivers them outside the lock: a thread that finds it idle
 /// delivers its own batch (and what is queued meanwhile); a thread that finds it busy — another thread,
 /// or a callback of this very delivery — leaves its batch to the gate's owner.
 ///
-/// `execute` submits bounded: a thread executing while the backlog is full waits (parked) until the
+/// `execute` submits as an event: a thread executing while the backlog is full waits (parked) until the
 /// owner takes the queue, and an owner hands a flood over to the waiting executors after a few batches
 /// (see ``SerialGate``) — memory stays bounded and no `execute()` keeps delivering other threads'
-/// steps. The other submissions (an execution ending, a cancel, `enabled:` changing) never wait: each
-/// follows an execution, or is the user's own control.
+/// steps. The other submissions (an execution ending, a cancel, `enabled:` changing) never wait
+/// (``SerialGate/submitInOrderWithoutWaiting(_:perform:)``): each follows an execution, or is the user's
+/// own control.
 ///
 /// Side effects that must come before a batch's outputs (starting an execution's work; an ended
 /// execution's terminal event on its replay; a cancel's disposals) run in the batch, as its first step,
@@ -468,26 +469,50 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         return steps
     }
 
-    /// Submits the batch of steps that `decide` returns (under the lock; `nil` or no steps: nothing).
-    /// `decide` is told whether this thread delivers the batch (the gate is idle, or this thread owns
-    /// it: a callback of the delivery). A `sideEffect` it returns runs before the batch's outputs when
-    /// this thread delivers them now (the gate was idle), else on this thread right after submitting.
-    private func submit(
-        bounded: Bool = false,
-        _ decide: (_ deliveredHere: Bool) -> (steps: [CommandStep<Output, Failure>], sideEffect: (() -> Void)?)?
-    ) {
+    /// A decision made under the lock: the steps to submit (none: nothing), and a side effect to run
+    /// before them (see ``submitExecution(_:)``); `nil`: nothing at all.
+    private typealias Decision = (steps: [CommandStep<Output, Failure>], sideEffect: (() -> Void)?)?
+
+    /// Submits an execution's start (see ``begin(_:running:)``): the batch of steps that `decide` returns
+    /// (under the lock), as an event that may wait for room in the backlog. `decide` is told whether this
+    /// thread delivers the batch (the gate is idle, or this thread owns it: a callback of the delivery). A
+    /// `sideEffect` it returns runs before the batch's outputs when this thread delivers them now (the gate
+    /// was idle), else on this thread right after submitting.
+    private func submitExecution(_ decide: (_ deliveredHere: Bool) -> Decision) {
         let me = currentThreadID
         var runAfter: (() -> Void)?
-        gate.submitInOrder(bounded: bounded) {
-            let state = gate.word.load(ordering: .relaxed)
-            guard let decision = decide(state == 0 || state & ~1 == me) else { return nil }
-            if state == 0, let effect = decision.sideEffect { return [.start(effect)] + decision.steps }
-            runAfter = decision.sideEffect
-            return decision.steps.isEmpty ? nil : decision.steps
+        gate.submitEventInOrder {
+            batchLocked(me, decide, runAfter: &runAfter)
         } perform: { [self] batch in
             for step in batch { perform(step) }
         }
         runAfter?()
+    }
+
+    /// Submits a control step (an execution ending, a cancel, a setting), as ``submitExecution(_:)`` but
+    /// never waiting for room in the backlog.
+    private func submitControl(_ decide: (_ deliveredHere: Bool) -> Decision) {
+        let me = currentThreadID
+        var runAfter: (() -> Void)?
+        gate.submitInOrderWithoutWaiting {
+            batchLocked(me, decide, runAfter: &runAfter)
+        } perform: { [self] batch in
+            for step in batch { perform(step) }
+        }
+        runAfter?()
+    }
+
+    /// Called under the lock by thread `me`: the batch to submit for what `decide` returns — with its side
+    /// effect as the first step when the gate is idle (this thread delivers the batch now), else left in
+    /// `runAfter`.
+    private func batchLocked(
+        _ me: UInt, _ decide: (_ deliveredHere: Bool) -> Decision, runAfter: inout (() -> Void)?
+    ) -> [CommandStep<Output, Failure>]? {
+        let state = gate.word.load(ordering: .relaxed)
+        guard let decision = decide(state == 0 || state & ~1 == me) else { return nil }
+        if state == 0, let effect = decision.sideEffect { return [.start(effect)] + decision.steps }
+        runAfter = decision.sideEffect
+        return decision.steps.isEmpty ? nil : decision.steps
     }
 
     /// Admits an execution if the command is enabled; the caller then calls its closure and `begin`.
@@ -512,7 +537,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         let replay = ReplaySubject<Output, Failure>()
         let inner = replay.signal.catch { _ in Signal<Output, Never>.empty }
         var id: UInt64?
-        submit(bounded: true) { deliveredHere in
+        submitExecution { deliveredHere in
             admitted -= 1
             guard admission.cancellations == cancellations else { return nil }
             nextID += 1
@@ -554,7 +579,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// state change after it; does nothing if it had already ended (cancelled).
     private func end(_ id: UInt64, failure: Failure?, then: @escaping () -> Void) {
         var ended: CommandExecution<Output, Failure>?
-        submit { _ in
+        submitControl { _ in
             guard let execution = active.removeValue(forKey: id) else { return nil }
             ended = execution
             // The failure goes to `errors` before `executing` turns false.
@@ -567,7 +592,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Records the latest value of the `enabled:` input.
     func setEnabledInput(_ value: Bool) {
-        submit { _ in
+        submitControl { _ in
             enabledInput = value
             return (stepsLocked(), nil)
         }
@@ -575,7 +600,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Changes whether executions may overlap; `enabled` is re-evaluated at once.
     func setAllowsConcurrentExecution(_ value: Bool) {
-        submit { _ in
+        submitControl { _ in
             concurrent = value
             return (stepsLocked(), nil)
         }
@@ -584,7 +609,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// Ends every execution in flight, in start order, and revokes the admissions whose closure is
     /// still running.
     func cancelAll() {
-        submit { _ in
+        submitControl { _ in
             cancellations &+= 1
             let cancelled = active.sorted { $0.key < $1.key }.map(\.value)
             active.removeAll()
@@ -603,7 +628,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Completes the outputs (after whatever is queued).
     func finish() {
-        submit { _ in
+        submitControl { _ in
             finished = true
             return ([.finish], nil)
         }

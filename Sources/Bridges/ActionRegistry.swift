@@ -177,7 +177,7 @@ public final class ActionRegistry<Sender: AnyObject> {
     /// ```
     public func sendActions(for events: ControlEvents, from sender: Sender) {
         guard isEnabled else { return }
-        sends.submit((sender, events), bounded: true) { send in self.deliver(send.sender, send.events) }
+        sends.submitEvent((sender, events)) { send in self.deliver(send.sender, send.events) }
     }
 
     private func deliver(_ sender: Sender, _ events: ControlEvents) {

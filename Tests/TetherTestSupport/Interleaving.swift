@@ -23,8 +23,8 @@ import XCTest
 /// <!-- example: skip -->
 /// ```swift
 /// let run = Interleaving()
-/// let a = run.spawn("A") { gate.submit(1) { Interleaving.point("inside \($0)") } }
-/// let b = run.spawn("B") { gate.submit(2) { _ in } }
+/// let a = run.spawn("A") { gate.submitEvent(1) { Interleaving.point("inside \($0)") } }
+/// let b = run.spawn("B") { gate.submitEvent(2) { _ in } }
 /// run.step(a)                      // A owns the gate, stopped inside op 1
 /// XCTAssertEqual(run.state(of: a), .ready("inside 1"))
 /// run.step(b)                      // B queues op 2 and returns
@@ -414,8 +414,8 @@ private final class ActorWork: @unchecked Sendable {
 /// ```swift
 /// let schedules = exploreInterleavings { run in
 ///     let gate = SerialGate<Int>(); let log = Locked<[Int]>([])
-///     run.spawn("A") { gate.submit(1) { Interleaving.point("op \($0)"); log.mutate { $0.append(1) } } }
-///     run.spawn("B") { gate.submit(2) { Interleaving.point("op \($0)"); log.mutate { $0.append(2) } } }
+///     run.spawn("A") { gate.submitEvent(1) { Interleaving.point("op \($0)"); log.mutate { $0.append(1) } } }
+///     run.spawn("B") { gate.submitEvent(2) { Interleaving.point("op \($0)"); log.mutate { $0.append(2) } } }
 ///     return { log.value.sorted() == [1, 2] ? [] : ["lost: \(log.value)"] }
 /// }
 /// ```

@@ -87,15 +87,13 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     public func send(_ value: Value) {
         if closed.load(ordering: .relaxed) { return }
         let observer = Unmanaged.passUnretained(self)
-        let me = currentThreadID
-        if gate.acquireIfIdle(me) {
+        let delivered = gate.runIfIdle {
             deliverValue(value)
-            gate.release(me) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
-            return
-        }
-        gate.submit(.event(.next(value)), bounded: true) { op in
+        } perform: { op in
             observer._withUnsafeGuaranteedRef { $0.perform(op) }
         }
+        if delivered { return }
+        gate.submitEvent(.event(.next(value))) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
     /// Sends one event to the subscriber.
@@ -109,15 +107,15 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         if closed.load(ordering: .relaxed) { return }
         // Unretained in the closure: capturing `self` made every event retain and release the observer.
         let observer = Unmanaged.passUnretained(self)
-        let me = currentThreadID
-        if gate.acquireIfIdle(me) {
-            // Uncontended: delivered in place. Wrapping the event into an `Op` would copy it in and out,
-            // retaining and releasing its fields each time.
+        // Uncontended: delivered in place. Wrapping the event into an `Op` would copy it in and out,
+        // retaining and releasing its fields each time.
+        let delivered = gate.runIfIdle {
             deliver(event)
-            gate.release(me) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
-            return
+        } perform: { op in
+            observer._withUnsafeGuaranteedRef { $0.perform(op) }
         }
-        gate.submit(.event(event), bounded: true) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
+        if delivered { return }
+        gate.submitEvent(.event(event)) { op in observer._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
     /// Hands `value` to the subscriber; called by the gate's owner.
@@ -177,6 +175,6 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
         gate.waitForSoleSubscription()
-        gate.submitUrgent(.release) { self.perform($0) }
+        gate.submitBookkeeping(.release) { self.perform($0) }
     }
 }

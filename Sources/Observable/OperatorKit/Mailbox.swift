@@ -55,7 +55,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         if closed.load(ordering: .relaxed) { return }
         // Unretained in the closure: capturing `self` would retain and release the mailbox per input.
         let mailbox = Unmanaged.passUnretained(self)
-        submit(.input(input), bounded: true) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
+        submitEvent(.input(input)) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
     }
 
     /// As ``post(_:)``, with `handle` standing in for the handler: for an operator object whose handler only
@@ -66,7 +66,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     package func post(_ input: consuming Input, handlingWith handle: (Input) -> Void) {
         if closed.load(ordering: .relaxed) { return }
         let mailbox = Unmanaged.passUnretained(self)
-        submit(.input(input), bounded: true) { op in
+        submitEvent(.input(input)) { op in
             mailbox._withUnsafeGuaranteedRef { $0.perform(op, handlingWith: handle) }
         }
     }
@@ -82,17 +82,15 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     @inlinable
     package func performIfIdle(_ handle: () -> Void) -> Bool {
         if closed.load(ordering: .relaxed) { return true }
-        let me = currentThreadID
-        guard word.load(ordering: .relaxed) == 0,
-            word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
-        else { return false }
-        // What `perform(_:)` does with an input, and then what `submit` does after performing it.
-        if handler != nil {
-            if closed.load(ordering: .relaxed) { acknowledgeDisposal() } else { handle() }
-        }
         let mailbox = Unmanaged.passUnretained(self)
-        release(me) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
-        return true
+        return runIfIdle {
+            // What `perform(_:)` does with an input.
+            if handler != nil {
+                if closed.load(ordering: .relaxed) { acknowledgeDisposal() } else { handle() }
+            }
+        } perform: { op in
+            mailbox._withUnsafeGuaranteedRef { $0.perform(op) }
+        }
     }
 
     /// ``perform(_:)``, with `handle` standing in for the handler (see ``post(_:handlingWith:)``).
@@ -135,7 +133,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     package func dispose() {
         if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
         waitForSoleSubscription()
-        submitUrgent(.release) { self.perform($0) }
+        submitBookkeeping(.release) { self.perform($0) }
     }
 }
 

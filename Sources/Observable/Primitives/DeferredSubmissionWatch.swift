@@ -55,7 +55,7 @@ package final class DeferredSubmissionWatch {
     /// A gate left a submission of the calling thread for later: records it in the thread's watch, if any.
     ///
     /// `ahead`: at most how many of the gate's operations are performed before it, when the gate can
-    /// tell (an ordered gate, see ``SerialGate/submitInOrder(bounded:handOff:_:perform:)``).
+    /// tell (an ordered gate, see ``SerialGate/submitEventInOrder(_:perform:)``).
     @inlinable
     static func noteDeferred(ahead: Int? = nil) {
         if deferredSubmissionWatchers.load(ordering: .relaxed) != 0 { recordDeferred(ahead: ahead) }

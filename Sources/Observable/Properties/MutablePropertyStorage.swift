@@ -3,9 +3,9 @@ import Synchronization
 /// The thread-safe state behind ``MutableProperty``: the value, the subscribers, and the ordered gate that
 /// delivers changes in the order they were made.
 ///
-/// Every operation — a set, a new subscriber, a removal, the end — goes through the gate in lock order
-/// (``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``), and the value changes under the gate's
-/// lock at the moment the set takes its place in that order. So:
+/// The storage is an ordered gate: every operation — a set, a new subscriber, a removal, the end — goes
+/// through it in lock order (``SerialGate/submitEventInOrder(_:perform:)`` and its family), and the value
+/// changes under the gate's lock at the moment the set takes its place in that order. So:
 ///
 /// - changes reach every subscriber in the order the sets happened, and the last value delivered is the
 ///   current value;
@@ -82,7 +82,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             // The closures reach `self` through an unretained reference: capturing `self` would make every
             // set retain and release the storage (two atomic operations on a line all writers share).
             let storage = Unmanaged.passUnretained(self)
-            submitInOrder(bounded: true) {
+            submitEventInOrder {
                 storage._withUnsafeGuaranteedRef { storage in
                     // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
                     modifying = storage.modifier.load(ordering: .relaxed) != 0
@@ -111,7 +111,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             // Room in the backlog is waited for here, before taking the modifier: the store at the end
             // must not wait for it while holding the modifier, since the thread that makes room (the
             // gate's owner) may be waiting for the modifier itself — a set from inside an observer.
-            if remote.count >= Self.backlogLimit { waitForRoomInBacklog(me) }
+            waitForRoomInOrder { self.perform($0) }
             if modifier.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged { break }
             lock.unlock()
             if waitForModify() { desired = me | 1 }
@@ -121,8 +121,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         lock.unlock()
         defer {
             var oldValue: Value?
-            // Unbounded: see above (at most one operation per `modify` goes past the bound).
-            submitInOrder(bounded: false) {
+            // Without waiting: see above (at most one operation per `modify` goes past the bound).
+            submitInOrderWithoutWaiting {
                 oldValue = value
                 value = copy
                 // Wake the next writer now, not after this thread's delivery (which may take a while).
@@ -136,19 +136,6 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             withExtendedLifetime(oldValue) {}
         }
         return try action(&copy)
-    }
-
-    /// Called with `lock` held (and returns with it held): waits, as a bounded set does, while the backlog
-    /// is full. A gate handed off to the senders that were parked is taken over and drained when this
-    /// thread was one of them, as a set that submitted nothing would (see ``submittedNothing``).
-    @usableFromInline
-    func waitForRoomInBacklog(_ me: UInt) {
-        guard waitWhileBacklogFull(me), word.load(ordering: .relaxed) == 1,
-            markPendingOrAcquire(me, takingHandOff: true)
-        else { return }
-        lock.unlock()
-        release(me) { self.perform($0) }
-        lock.lock()
     }
 
     /// Waits until no `modify` is in progress: a short bounded retry (a `modify` closure is usually a few
@@ -222,9 +209,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
         var initial: Value?
-        // Bounded like a set: a thread subscribing and disposing in a loop must not keep the backlog full
-        // and starve the writers waiting for it.
-        submitInOrder(bounded: true, handOff: true) {
+        // A join: it waits for room like a set (a thread subscribing and disposing in a loop must not keep
+        // the backlog full and starve the writers waiting for it), and does not stay to deliver a flood.
+        submitJoinInOrder {
             if finished {
                 initial = value
                 return nil
@@ -245,10 +232,10 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         waitForCallback(entry.id, skipped: entry.skipped)
-        // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``):
+        // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeepingInOrder(_:inPlace:perform:)``):
         // the disposer never delivers what other threads set meanwhile. The entry is held by the caller, so
         // removing it releases no user code.
-        submitBookkeeping(.remove(entry), ordered: true) {
+        submitBookkeepingInOrder(.remove(entry)) {
             guard case .remove(let entry) = $0 else { return false }
             self.removeEntry(entry)
             return true
@@ -267,7 +254,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// The property deinitialized: subscribers complete.
     @usableFromInline
     func finish() {
-        submitInOrder {
+        // Never parks: called from the property's `deinit`.
+        submitInOrderWithoutWaiting {
             finished = true
             return .finish
         } perform: {

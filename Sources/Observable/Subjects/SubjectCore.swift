@@ -92,8 +92,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         lock.unlock()
         collection?.dispose()
     }
-    /// Whether every operation goes through ``SerialGate/submitInOrder(_:bounded:whileLocked:perform:)``
-    /// (``BehaviorSubject``), keeping ``latest`` in step with the order of delivery.
+    /// Whether the core is an ordered gate (``BehaviorSubject``): every operation goes through the gate's
+    /// in-order methods (``SerialGate/submitEventInOrder(_:perform:)`` and its family), keeping ``latest``
+    /// in step with the order of delivery.
     @usableFromInline let isOrdered: Bool
     /// A plain subject (no replay, not ordered): subscribers join through `pending`, never the gate.
     @usableFromInline let joinsInPlace: Bool
@@ -108,23 +109,6 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         self.joinsInPlace = capacity == 0 && !ordered
         self.latest = initial.last
         super.init()
-    }
-
-    /// Submits `op` the way this core's operations go (see ``isOrdered``); `bounded` for events and new
-    /// subscribers (they wait while the backlog is full), not for bookkeeping.
-    @inlinable
-    func enqueue(_ op: Op, bounded: Bool = false, handOff: Bool = false) {
-        // Unretained in the closures: capturing `self` would make every send retain and release the core.
-        let core = Unmanaged.passUnretained(self)
-        if isOrdered {
-            submitInOrder(bounded: bounded, handOff: handOff) {
-                core._withUnsafeGuaranteedRef { $0.noteOrdered(op) }
-            } perform: { op in
-                core._withUnsafeGuaranteedRef { $0.perform(op) }
-            }
-        } else {
-            submit(op, bounded: bounded, handOff: handOff) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
-        }
     }
 
     /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest`.
@@ -153,7 +137,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     func shutdown() {
         terminated.store(true, ordering: .releasing)
         disposeSubscriptions()
-        enqueue(.shutdown)
+        // Never parks: the public subject's `deinit` may run anywhere (after the events queued before it).
+        let core = Unmanaged.passUnretained(self)
+        if isOrdered {
+            submitInOrderWithoutWaiting {
+                .shutdown
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
+            }
+        } else {
+            submitWithoutWaiting(.shutdown) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+        }
     }
 
     @inlinable
@@ -161,7 +155,23 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminated.load(ordering: .relaxed) { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        enqueue(.event(event, seen: joins.load(ordering: .relaxed)), bounded: true)
+        enqueueEvent(.event(event, seen: joins.load(ordering: .relaxed)))
+    }
+
+    /// Submits event `op` the way this core's events go (see ``isOrdered``).
+    @inlinable
+    func enqueueEvent(_ op: Op) {
+        // Unretained in the closures: capturing `self` would make every send retain and release the core.
+        let core = Unmanaged.passUnretained(self)
+        if isOrdered {
+            submitEventInOrder {
+                core._withUnsafeGuaranteedRef { $0.noteOrdered(op) }
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
+            }
+        } else {
+            submitEvent(op) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+        }
     }
 
     @inlinable
@@ -183,7 +193,16 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// for that, under the runtime's lock).
     @usableFromInline
     func joinThroughGate(_ entry: SubjectEntry<Value, Failure>) {
-        enqueue(.add(entry), bounded: true, handOff: true)
+        let core = Unmanaged.passUnretained(self)
+        if isOrdered {
+            submitJoinInOrder {
+                .add(entry)
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
+            }
+        } else {
+            submitJoin(.add(entry)) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+        }
     }
 
     /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
@@ -258,16 +277,31 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline
     func removeThroughGate(_ entry: SubjectEntry<Value, Failure>) {
         // In place under the lock when the subject is idle (see
-        // ``SerialGate/submitBookkeeping(_:urgent:ordered:inPlace:perform:)``), so the disposer never
-        // delivers what other threads send meanwhile; urgent (before the queued events) otherwise. The
-        // caller (the subscription's lifetime) still holds `entry`: removing it releases no user code.
-        submitBookkeeping(.remove(entry), urgent: !isOrdered, ordered: isOrdered) {
-            guard case .remove(let entry) = $0 else { return false }
-            self.removeEntry(entry)
-            return true
-        } perform: {
-            self.perform($0)
+        // ``SerialGate/submitBookkeeping(_:inPlace:perform:)``), so the disposer never delivers what other
+        // threads send meanwhile; otherwise left to the owner, before the queued events (in order with
+        // them for an ordered core). The caller (the subscription's lifetime) still holds `entry`: removing
+        // it releases no user code.
+        if isOrdered {
+            submitBookkeepingInOrder(.remove(entry)) {
+                self.removeInPlace($0)
+            } perform: {
+                self.perform($0)
+            }
+        } else {
+            submitBookkeeping(.remove(entry)) {
+                self.removeInPlace($0)
+            } perform: {
+                self.perform($0)
+            }
         }
+    }
+
+    /// Does a removal in place (under the lock, the gate idle); `false` for any other operation.
+    @inlinable
+    func removeInPlace(_ op: Op) -> Bool {
+        guard case .remove(let entry) = op else { return false }
+        removeEntry(entry)
+        return true
     }
 
     /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/enterCallback(_:)``).

@@ -4,18 +4,25 @@ import Synchronization
 import TetherTestSupport
 import XCTest
 
-/// `SerialGate.submitBookkeeping`: a removal is done in place under the gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs
-/// what other threads queued (guarantee 2: `dispose()` delivers nothing to other subscribers).
+/// `SerialGate`'s bookkeeping (`submitBookkeeping`, `submitBookkeepingInOrder`): a removal is done in place under
+/// the gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs
+/// what other threads queued (guarantee 2: `dispose()` delivers nothing to other subscribers). On an unordered
+/// gate it goes before the events queued so far, on an ordered one behind them.
 final class SerialGateBookkeepingTests: XCTestCase {
-    /// A gate of `Int` operations that records them, and the threads that performed them, in order.
-    /// Operation 0 blocks its owner until `resume` is signalled (after signalling `inside`).
+    /// A gate of `Int` operations, unordered or `ordered`, that records them, and the threads that performed
+    /// them, in order. Operation 0 blocks its owner until `resume` is signalled (after signalling `inside`).
     final class Probe: Sendable {
         let gate = SerialGate<Int>()
+        let ordered: Bool
         let performed = Locked<[Int]>([])
         let performers = Locked<[UInt]>([])
         let doneInPlace = Locked<[Int]>([])
         let inside = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
+
+        init(ordered: Bool) {
+            self.ordered = ordered
+        }
 
         func perform(_ op: Int) {
             performed.mutate { $0.append(op) }
@@ -26,14 +33,31 @@ final class SerialGateBookkeepingTests: XCTestCase {
             }
         }
 
-        /// Submits bookkeeping `op`; `inPlace` does it (and says so) unless `declining`.
-        func submitBookkeeping(_ op: Int, urgent: Bool = false, declining: Bool = false) {
-            gate.submitBookkeeping(op, urgent: urgent) { op in
+        /// Submits event `op` the way this gate's events go.
+        func send(_ op: Int) {
+            if ordered {
+                gate.submitEventInOrder {
+                    op
+                } perform: {
+                    self.perform($0)
+                }
+            } else {
+                gate.submitEvent(op) { self.perform($0) }
+            }
+        }
+
+        /// Submits bookkeeping `op` the way this gate's bookkeeping goes; `inPlace` does it (and says so)
+        /// unless `declining`.
+        func submitBookkeeping(_ op: Int, declining: Bool = false) {
+            let inPlace: @Sendable (Int) -> Bool = { op in
                 if declining { return false }
                 self.doneInPlace.mutate { $0.append(op) }
                 return true
-            } perform: {
-                self.perform($0)
+            }
+            if ordered {
+                gate.submitBookkeepingInOrder(op, inPlace: inPlace) { self.perform($0) }
+            } else {
+                gate.submitBookkeeping(op, inPlace: inPlace) { self.perform($0) }
             }
         }
 
@@ -43,7 +67,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
             let ownerID = Locked<UInt>(0)
             let done = startThread {
                 ownerID.value = currentThreadID
-                self.gate.submit(0) { self.perform($0) }
+                self.send(0)
             }
             waitOrFail(inside, "the owner inside operation 0", file: file, line: line)
             return (done, ownerID.value)
@@ -51,26 +75,44 @@ final class SerialGateBookkeepingTests: XCTestCase {
     }
 
     func testBookkeepingOnAnIdleGateIsDoneInPlaceAndLeavesTheGateIdle() {
-        let probe = Probe()
-        probe.submitBookkeeping(5)
-        XCTAssertEqual(probe.doneInPlace.value, [5])
-        XCTAssertEqual(probe.performed.value, [], "not performed as an ordinary operation")
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        for ordered in [false, true] {
+            let probe = Probe(ordered: ordered)
+            probe.submitBookkeeping(5)
+            XCTAssertEqual(probe.doneInPlace.value, [5], "ordered: \(ordered)")
+            XCTAssertEqual(probe.performed.value, [], "not performed as an ordinary operation (ordered: \(ordered))")
+            XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again (ordered: \(ordered))")
+        }
     }
 
     func testBookkeepingThatDeclinesInPlaceIsPerformedByTheCallerAsTheOwner() {
-        let probe = Probe()
-        probe.submitBookkeeping(5, declining: true)
-        XCTAssertEqual(probe.performed.value, [5])
-        XCTAssertEqual(probe.performers.value, [currentThreadID])
+        for ordered in [false, true] {
+            let probe = Probe(ordered: ordered)
+            probe.submitBookkeeping(5, declining: true)
+            XCTAssertEqual(probe.performed.value, [5], "ordered: \(ordered)")
+            XCTAssertEqual(probe.performers.value, [currentThreadID], "ordered: \(ordered)")
+            XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again (ordered: \(ordered))")
+        }
+    }
+
+    func testBookkeepingOnAnUnorderedGateOwnedByAnotherThreadIsLeftToItsOwnerBeforeTheQueuedEvents() {
+        let probe = Probe(ordered: false)
+        let (ownerDone, owner) = probe.ownOnAnotherThread()
+        // Another thread queues events behind operation 0 meanwhile.
+        waitOrFail(startThread { for op in [1, 2] { probe.send(op) } }, "the sends")
+        probe.submitBookkeeping(9)
+        XCTAssertEqual(probe.performed.value, [0], "the submitter returned without performing anything")
+        XCTAssertEqual(probe.doneInPlace.value, [])
+        probe.resume.signal()
+        waitOrFail(ownerDone, "the owner's return")
+        XCTAssertEqual(probe.performed.value, [0, 9, 1, 2])
+        XCTAssertEqual(Set(probe.performers.value), [owner], "all performed by the owner")
         XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
     }
 
-    func testBookkeepingOnAGateOwnedByAnotherThreadIsLeftToItsOwner() {
-        let probe = Probe()
+    func testBookkeepingOnAnOrderedGateOwnedByAnotherThreadIsLeftToItsOwnerBehindTheQueuedEvents() {
+        let probe = Probe(ordered: true)
         let (ownerDone, owner) = probe.ownOnAnotherThread()
-        // Another thread queues events behind operation 0 meanwhile.
-        waitOrFail(startThread { for op in [1, 2] { probe.gate.submit(op) { probe.perform($0) } } }, "the sends")
+        waitOrFail(startThread { for op in [1, 2] { probe.send(op) } }, "the sends")
         probe.submitBookkeeping(7)
         XCTAssertEqual(probe.performed.value, [0], "the submitter returned without performing anything")
         XCTAssertEqual(probe.doneInPlace.value, [])
@@ -81,20 +123,32 @@ final class SerialGateBookkeepingTests: XCTestCase {
         XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
     }
 
-    func testUrgentBookkeepingRunsBeforeTheEventsQueuedBeforeIt() {
-        let probe = Probe()
+    /// A sole subscription's release (`submitBookkeeping(_:perform:)`, no in-place path): on an idle gate the
+    /// caller performs it as the owner; on an owned one it is left to the owner, before the queued events.
+    func testABookkeepingReleaseIsPerformedByTheCallerOnAnIdleGateAndByTheOwnerBeforeTheEventsOtherwise() {
+        let idle = Probe(ordered: false)
+        idle.gate.submitBookkeeping(5) { idle.perform($0) }
+        XCTAssertEqual(idle.performed.value, [5])
+        XCTAssertEqual(idle.performers.value, [currentThreadID])
+        XCTAssertEqual(idle.gate.word.load(ordering: .relaxed), 0, "idle again")
+
+        let probe = Probe(ordered: false)
         let (ownerDone, owner) = probe.ownOnAnotherThread()
-        waitOrFail(startThread { for op in [1, 2] { probe.gate.submit(op) { probe.perform($0) } } }, "the sends")
-        probe.submitBookkeeping(9, urgent: true)
+        waitOrFail(startThread { for op in [1, 2] { probe.send(op) } }, "the sends")
+        probe.gate.submitBookkeeping(9) { probe.perform($0) }
+        XCTAssertEqual(probe.performed.value, [0], "the submitter returned without performing anything")
         probe.resume.signal()
         waitOrFail(ownerDone, "the owner's return")
         XCTAssertEqual(probe.performed.value, [0, 9, 1, 2])
         XCTAssertEqual(Set(probe.performers.value), [owner])
     }
 
-    func testBookkeepingNeverTakesAGateHandedOffToTheSendersParkedOnTheFullBacklog() {
-        let probe = Probe()
-        // The state a draining owner leaves for a parked sender: ownerless, work pending, reserved.
+    /// The state a draining owner leaves for a parked sender: ownerless, work pending, reserved. Bookkeeping
+    /// queues behind it and returns; the parked sender, coming back, performs it with the rest.
+    func assertBookkeepingLeavesAGateHandedOffToTheParkedSenders(
+        ordered: Bool, performedThen expected: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let probe = Probe(ordered: ordered)
         probe.gate.lock.lock()
         probe.gate.remote.append(1)
         probe.gate.parkedSenders = 1
@@ -102,16 +156,24 @@ final class SerialGateBookkeepingTests: XCTestCase {
         probe.gate.lock.unlock()
 
         probe.submitBookkeeping(7)
-        XCTAssertEqual(probe.performed.value, [], "left for the parked sender")
-        XCTAssertEqual(probe.doneInPlace.value, [])
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 1, "still reserved")
+        XCTAssertEqual(probe.performed.value, [], "left for the parked sender", file: file, line: line)
+        XCTAssertEqual(probe.doneInPlace.value, [], file: file, line: line)
+        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 1, "still reserved", file: file, line: line)
 
         // The parked sender comes back and takes the gate: it performs what was queued, the bookkeeping too.
         probe.gate.lock.lock()
         probe.gate.parkedSenders = 0
         probe.gate.lock.unlock()
-        probe.gate.submit(2) { probe.perform($0) }
-        XCTAssertEqual(probe.performed.value, [1, 7, 2])
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        probe.send(2)
+        XCTAssertEqual(probe.performed.value, expected, file: file, line: line)
+        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again", file: file, line: line)
+    }
+
+    func testBookkeepingNeverTakesAnUnorderedGateHandedOffToTheSendersParkedOnTheFullBacklog() {
+        assertBookkeepingLeavesAGateHandedOffToTheParkedSenders(ordered: false, performedThen: [7, 1, 2])
+    }
+
+    func testBookkeepingNeverTakesAnOrderedGateHandedOffToTheSendersParkedOnTheFullBacklog() {
+        assertBookkeepingLeavesAGateHandedOffToTheParkedSenders(ordered: true, performedThen: [1, 7, 2])
     }
 }

@@ -60,14 +60,31 @@ final class SerialGateInterleavingTests: XCTestCase {
             inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
 
-        func submit(_ op: Int, bounded: Bool = false, handOff: Bool = false) {
-            gate.submit(op, bounded: bounded, handOff: handOff) { self.perform($0) }
+        // An unordered gate's ways in.
+        func submitEvent(_ op: Int) { gate.submitEvent(op) { self.perform($0) } }
+        func submitJoin(_ op: Int) { gate.submitJoin(op) { self.perform($0) } }
+        func submitWithoutWaiting(_ op: Int) { gate.submitWithoutWaiting(op) { self.perform($0) } }
+
+        // An ordered gate's ways in; `op == nil`: the submission turns out to have nothing to submit once
+        // it has its place.
+        func submitEventInOrder(_ op: Int?) {
+            gate.submitEventInOrder {
+                op
+            } perform: {
+                self.perform($0)
+            }
         }
 
-        /// Submits in lock order (`submitInOrder`, an ordered gate's only way in); `op == nil`: the
-        /// submission turns out to have nothing to submit once it has its place.
-        func submitInOrder(_ op: Int?, bounded: Bool = false, handOff: Bool = false) {
-            gate.submitInOrder(bounded: bounded, handOff: handOff) {
+        func submitJoinInOrder(_ op: Int?) {
+            gate.submitJoinInOrder {
+                op
+            } perform: {
+                self.perform($0)
+            }
+        }
+
+        func submitInOrderWithoutWaiting(_ op: Int?) {
+            gate.submitInOrderWithoutWaiting {
                 op
             } perform: {
                 self.perform($0)
@@ -107,12 +124,12 @@ final class SerialGateInterleavingTests: XCTestCase {
     func testSubmissionsWhileTheOwnerIsInsideAnOperationAreQueuedAndPerformedByTheOwnerInOrder() {
         let recorder = Recorder()
         let run = Interleaving()
-        let a = run.spawn("A") { recorder.submit(1) }
+        let a = run.spawn("A") { recorder.submitEvent(1) }
         let b = run.spawn("B") {
-            recorder.submit(2)
-            recorder.submit(3)
+            recorder.submitEvent(2)
+            recorder.submitEvent(3)
         }
-        let c = run.spawn("C") { recorder.submit(4) }
+        let c = run.spawn("C") { recorder.submitEvent(4) }
         XCTAssertEqual(run.step(a), .ready("op 1"), "A took the idle gate and performs op 1")
         XCTAssertEqual(run.step(b), .finished, "B queued its ops and returned without performing any")
         XCTAssertEqual(run.step(c), .finished)
@@ -133,13 +150,13 @@ final class SerialGateInterleavingTests: XCTestCase {
             events.mutate { $0.append("enter \(op)") }
             recorder.perform(op)
             if op == 1 {
-                gate.submit(2) { perform($0) }  // reentrant: queued behind op 1, not run nested
+                gate.submitEvent(2) { perform($0) }  // reentrant: queued behind op 1, not run nested
             }
             events.mutate { $0.append("exit \(op)") }
         }
         let run = Interleaving()
-        let a = run.spawn("A") { gate.submit(1) { perform($0) } }
-        let b = run.spawn("B") { gate.submit(3) { perform($0) } }
+        let a = run.spawn("A") { gate.submitEvent(1) { perform($0) } }
+        let b = run.spawn("B") { gate.submitEvent(3) { perform($0) } }
         XCTAssertEqual(run.step(a), .ready("op 1"))
         XCTAssertEqual(run.step(b), .finished, "queued for A")
         run.finish()
@@ -152,9 +169,9 @@ final class SerialGateInterleavingTests: XCTestCase {
         let limit = self.limit
         let recorder = Recorder(stopsAt: { $0 == 0 || $0 == 1 })
         let run = Interleaving()
-        let a = run.spawn("A") { recorder.submit(0, bounded: true) }
+        let a = run.spawn("A") { recorder.submitEvent(0) }
         let b = run.spawn("B") {
-            for op in 1...limit + 1 { recorder.submit(op, bounded: true) }
+            for op in 1...limit + 1 { recorder.submitEvent(op) }
         }
         XCTAssertEqual(run.step(a), .ready("op 0"))
         XCTAssertTrue(run.step(b).isParked, "B parked on its op \(limit + 1)")
@@ -169,19 +186,21 @@ final class SerialGateInterleavingTests: XCTestCase {
         XCTAssertEqual(recorder.check(sent: [[0], Array(1...limit + 1)]), [])
     }
 
-    /// A flood the senders keep refilling while the owner performs it: the owner performs `batches` of it
-    /// (stopping at the last op of each), then leaves the gate to the parked sender, which performs the rest.
+    /// A flood the senders keep refilling while the owner performs it: the owner, taking the idle gate with
+    /// `owner`'s op 0, performs `batches` of it (stopping at the last op of each), then leaves the gate to
+    /// the parked sender, which performs the rest; the sender's events go in with `sender`.
     func assertOwnerHandsTheFloodOver(
-        afterBatches batches: Int, handOff: Bool, file: StaticString = #filePath, line: UInt = #line
+        afterBatches batches: Int, owner: @escaping @Sendable (Recorder) -> Void,
+        sender: @escaping @Sendable (Recorder, Int) -> Void, file: StaticString = #filePath, line: UInt = #line
     ) {
         let limit = self.limit
         // B's ops: it fills the backlog and parks on the next op, `batches + 1` times.
         let lastOp = (batches + 1) * limit + 1
         let recorder = Recorder(stopsAt: { $0 % limit == 0 })
         let run = Interleaving()
-        let a = run.spawn("A") { recorder.submit(0, handOff: handOff) }
+        let a = run.spawn("A") { owner(recorder) }
         let b = run.spawn("B") {
-            for op in 1...lastOp { recorder.submit(op, bounded: true) }
+            for op in 1...lastOp { sender(recorder, op) }
         }
         XCTAssertEqual(run.step(a), .ready("op 0"), file: file, line: line)
         for batch in 1...batches {
@@ -202,34 +221,47 @@ final class SerialGateInterleavingTests: XCTestCase {
         XCTAssertEqual(recorder.check(sent: [[0], Array(1...lastOp)]), [], file: file, line: line)
     }
 
-    func testAnOwnerThatOnlyCameForItsOwnOpHandsAFloodOverToTheParkedSenderAfterOneBatch() {
-        assertOwnerHandsTheFloodOver(afterBatches: 1, handOff: true)
+    func testAnOwnerThatCameToJoinHandsAFloodOverToTheParkedSenderAfterOneBatch() {
+        assertOwnerHandsTheFloodOver(afterBatches: 1, owner: { $0.submitJoin(0) }, sender: { $0.submitEvent($1) })
     }
 
-    func testAnOwnerHandsAFloodOverToTheParkedSenderAfterItsBatchesForOthers() {
-        assertOwnerHandsTheFloodOver(afterBatches: SerialGate<Int>.batchesBeforeHandOff, handOff: false)
+    func testAnOwnerThatCameToJoinAnOrderedGateHandsAFloodOverToTheParkedSenderAfterOneBatch() {
+        assertOwnerHandsTheFloodOver(
+            afterBatches: 1, owner: { $0.submitJoinInOrder(0) }, sender: { $0.submitEventInOrder($1) })
+    }
+
+    func testAnOwnerThatCameWithAnEventHandsAFloodOverToTheParkedSenderAfterItsBatchesForOthers() {
+        assertOwnerHandsTheFloodOver(
+            afterBatches: SerialGate<Int>.batchesBeforeHandOff, owner: { $0.submitEvent(0) },
+            sender: { $0.submitEvent($1) })
+    }
+
+    func testAnOwnerThatCameWithAnEventInOrderHandsAFloodOverToTheParkedSenderAfterItsBatchesForOthers() {
+        assertOwnerHandsTheFloodOver(
+            afterBatches: SerialGate<Int>.batchesBeforeHandOff, owner: { $0.submitEventInOrder(0) },
+            sender: { $0.submitEventInOrder($1) })
     }
 
     func testBookkeepingQueuedWhileTheOwnerIsInsideAnOperationIsPerformedByTheOwnerNotTheSubmitter() {
         let recorder = Recorder()
         let inPlace = Locked<[Int]>([])
         let run = Interleaving()
-        let a = run.spawn("A") { recorder.submit(1) }
+        let a = run.spawn("A") { recorder.submitEvent(1) }
         let b = run.spawn("B") {
-            recorder.gate.submitBookkeeping(9, urgent: true) { op in
+            recorder.gate.submitBookkeeping(9) { op in
                 inPlace.mutate { $0.append(op) }
                 return true
             } perform: {
                 recorder.perform($0)
             }
         }
-        let c = run.spawn("C") { recorder.submit(2) }
+        let c = run.spawn("C") { recorder.submitEvent(2) }
         run.step(a)
         XCTAssertEqual(run.step(c), .finished)
         XCTAssertEqual(run.step(b), .finished, "B queued its bookkeeping and returned")
         run.finish()
         XCTAssertEqual(inPlace.value, [], "not done in place: the gate was owned")
-        XCTAssertEqual(recorder.performed, [1, 9, 2], "urgent: before the op queued earlier")
+        XCTAssertEqual(recorder.performed, [1, 9, 2], "before the op queued earlier")
         XCTAssertEqual(recorder.performers(in: run), ["A", "A", "A"])
     }
 
@@ -241,14 +273,14 @@ final class SerialGateInterleavingTests: XCTestCase {
         let schedules = exploreInterleavings { run in
             let recorder = Recorder()
             run.spawn("A") {
-                recorder.submit(1)
+                recorder.submitEvent(1)
                 Interleaving.point("between")
-                recorder.submit(2)
+                recorder.submitEvent(2)
             }
             run.spawn("B") {
-                recorder.submit(3)
+                recorder.submitEvent(3)
                 Interleaving.point("between")
-                recorder.submit(4)
+                recorder.submitEvent(4)
             }
             return { recorder.check(sent: [[1, 2], [3, 4]]) }
         }
@@ -263,11 +295,11 @@ final class SerialGateInterleavingTests: XCTestCase {
             let gate = recorder.gate
             @Sendable func perform(_ op: Int) {
                 recorder.perform(op)
-                if op == 1 { gate.submit(2) { perform($0) } }
+                if op == 1 { gate.submitEvent(2) { perform($0) } }
             }
-            run.spawn("A") { gate.submit(1) { perform($0) } }
-            run.spawn("B") { gate.submit(3) { perform($0) } }
-            run.spawn("C") { gate.submit(4) { perform($0) } }
+            run.spawn("A") { gate.submitEvent(1) { perform($0) } }
+            run.spawn("B") { gate.submitEvent(3) { perform($0) } }
+            run.spawn("C") { gate.submitEvent(4) { perform($0) } }
             return { recorder.check(sent: [[1, 2], [3], [4]]) }
         }
         print("SerialGateInterleavingTests (three senders, reentrant): \(schedules) schedules")
@@ -285,15 +317,15 @@ final class SerialGateInterleavingTests: XCTestCase {
         let schedules = exploreInterleavings(afterEachStep: boundHolds) { run in
             let recorder = Recorder(stopsAt: { $0 == 0 || $0 > limit })
             current.value = recorder
-            run.spawn("A") { recorder.submit(0, bounded: true) }
+            run.spawn("A") { recorder.submitEvent(0) }
             run.spawn("B") {
-                for op in 1...limit { recorder.submit(op, bounded: true) }
+                for op in 1...limit { recorder.submitEvent(op) }
                 Interleaving.point("filled")
-                recorder.submit(limit + 1, bounded: true)
+                recorder.submitEvent(limit + 1)
             }
             run.spawn("C") {
-                recorder.submit(limit + 2, bounded: true)
-                recorder.submit(limit + 3, bounded: true)
+                recorder.submitEvent(limit + 2)
+                recorder.submitEvent(limit + 3)
             }
             return { recorder.check(sent: [[0], Array(1...limit + 1), [limit + 2, limit + 3]]) }
         }
@@ -307,9 +339,9 @@ final class SerialGateInterleavingTests: XCTestCase {
             let recorder = Recorder()
             for (name, ops) in [("A", [1, 2]), ("B", [3, 4]), ("C", [5, 6])] {
                 run.spawn(name) {
-                    recorder.submit(ops[0])
+                    recorder.submitEvent(ops[0])
                     Interleaving.point("between")
-                    recorder.submit(ops[1])
+                    recorder.submitEvent(ops[1])
                 }
             }
             return { recorder.check(sent: [[1, 2], [3, 4], [5, 6]]) }
@@ -318,8 +350,8 @@ final class SerialGateInterleavingTests: XCTestCase {
         XCTAssertGreaterThan(schedules, 1)
     }
 
-    /// An owner that only came for its own op (`handOff`), a sender that fills the backlog twice (parking
-    /// each time), and a third thread queueing urgent bookkeeping and then an op: in every schedule the
+    /// An owner that only came for its own op (a join), a sender that fills the backlog twice (parking
+    /// each time), and a third thread queueing bookkeeping and then an op: in every schedule the
     /// flood is handed over without losing, duplicating or reordering anything, the bookkeeping is done
     /// exactly once (in place or by an owner), the bound holds (plus its one documented op) and nothing
     /// deadlocks.
@@ -331,20 +363,20 @@ final class SerialGateInterleavingTests: XCTestCase {
             let recorder = Recorder(stopsAt: { $0 % limit == 0 })
             current.value = recorder
             let inPlace = Locked<[Int]>([])
-            run.spawn("A") { recorder.submit(0, handOff: true) }
+            run.spawn("A") { recorder.submitJoin(0) }
             run.spawn("B") {
-                for op in 1...limit + 1 { recorder.submit(op, bounded: true) }
+                for op in 1...limit + 1 { recorder.submitEvent(op) }
                 Interleaving.point("refilling")
-                for op in limit + 2...2 * limit + 1 { recorder.submit(op, bounded: true) }
+                for op in limit + 2...2 * limit + 1 { recorder.submitEvent(op) }
             }
             run.spawn("C") {
-                recorder.gate.submitBookkeeping(9001, urgent: true) { op in
+                recorder.gate.submitBookkeeping(9001) { op in
                     inPlace.mutate { $0.append(op) }
                     return true
                 } perform: {
                     recorder.perform($0)
                 }
-                recorder.submit(9002, bounded: true)
+                recorder.submitEvent(9002)
             }
             return {
                 var violations = recorder.check(sent: [[0], Array(1...2 * limit + 1), [9002]] + [])
@@ -372,7 +404,7 @@ final class SerialGateInterleavingTests: XCTestCase {
             @Sendable func perform(_ op: Int) {
                 recorder.perform(op)
                 if op == 1 {
-                    gate.submitInOrder {
+                    gate.submitEventInOrder {
                         2
                     } perform: {
                         perform($0)
@@ -380,7 +412,7 @@ final class SerialGateInterleavingTests: XCTestCase {
                 }
             }
             run.spawn("A") {
-                gate.submitInOrder {
+                gate.submitEventInOrder {
                     1
                 } perform: {
                     perform($0)
@@ -388,19 +420,19 @@ final class SerialGateInterleavingTests: XCTestCase {
             }
             // The same `perform` for every submission (the gate's rule): whoever performs op 1 sends op 2.
             run.spawn("B") {
-                gate.submitInOrder {
+                gate.submitEventInOrder {
                     3
                 } perform: {
                     perform($0)
                 }
-                gate.submitInOrder {
+                gate.submitEventInOrder {
                     4
                 } perform: {
                     perform($0)
                 }
             }
             run.spawn("C") {
-                gate.submitInOrder {
+                gate.submitEventInOrder {
                     5
                 } perform: {
                     perform($0)
@@ -423,14 +455,14 @@ final class SerialGateInterleavingTests: XCTestCase {
         let schedules = exploreInterleavings(afterEachStep: boundHolds) { run in
             let recorder = Recorder(stopsAt: { $0 % limit == 0 })
             current.value = recorder
-            run.spawn("A") { recorder.submitInOrder(0, handOff: true) }
+            run.spawn("A") { recorder.submitJoinInOrder(0) }
             run.spawn("B") {
-                for op in 1...limit + 1 { recorder.submitInOrder(op, bounded: true) }
+                for op in 1...limit + 1 { recorder.submitEventInOrder(op) }
                 Interleaving.point("refilling")
-                for op in limit + 2...2 * limit + 1 { recorder.submitInOrder(op, bounded: true) }
+                for op in limit + 2...2 * limit + 1 { recorder.submitEventInOrder(op) }
             }
             run.spawn("C") {
-                recorder.submitInOrder(nil, bounded: true)
+                recorder.submitEventInOrder(nil)
             }
             return { recorder.check(sent: [[0], Array(1...2 * limit + 1)]) }
         }
