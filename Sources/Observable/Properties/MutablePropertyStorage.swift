@@ -10,7 +10,9 @@ import Synchronization
 /// - changes reach every subscriber in the order the sets happened, and the last value delivered is the
 ///   current value;
 /// - a subscriber's initial value is read under the lock at its position in that order: it never
-///   receives a set that happened before its initial value, and receives every set after it;
+///   receives a set that happened before its initial value, and receives every set after it. A new
+///   subscriber joins in place and catches up on its own thread (``JoinCatchUp``): subscribing never
+///   delivers to other subscribers, and never waits for them;
 /// - a set from inside a subscriber (reentrancy) or from another thread while one is delivering is
 ///   queued and delivered by the delivering thread after the current operation (the setter returns at
 ///   once; the value itself is already stored);
@@ -23,10 +25,11 @@ import Synchronization
 final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Value>.Operation>,
     @unchecked Sendable
 {
-    // Safety: `value` and `finished` are guarded by `lock`; `entries` is touched only by the gate's owner.
+    // Safety: `value`, `finished`, `joins`, `pending` and the entries' `catchUp` are guarded by `lock`; `entries`
+    // and the other join fields are touched only by the gate's owner.
     @usableFromInline enum Operation {
-        case set(Value)
-        case add(MutablePropertyEntry<Value>, initial: Value)
+        /// A new value, and the joins it comes after (`joins` when it was set).
+        case set(Value, seen: UInt)
         case remove(MutablePropertyEntry<Value>)
         case finish
     }
@@ -34,6 +37,22 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline @exclusivity(unchecked) var value: Value
     @usableFromInline @exclusivity(unchecked) var finished = false
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MutablePropertyEntry<Value>> = []
+    /// Which join each of `entries` was, at the same index. Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var entryJoins: ContiguousArray<UInt> = []
+    /// Subscribers that joined and that the owner has not taken into `entries` yet, and which join each
+    /// was. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<MutablePropertyEntry<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var pendingJoins: ContiguousArray<UInt> = []
+    /// How many subscribers joined; a set is stamped with it. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var joins: UInt = 0
+    /// `joins` when the owner last took `pending` in. Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var takenJoins: UInt = 0
+    /// The newest join among `entries`: a value stamped with at least this goes to every entry. Touched
+    /// only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
+    /// How many subscribers are catching up (see ``JoinCatchUp``); changed under `lock`. While it is 0 the
+    /// owner calls every entry without looking for a catch-up.
+    @usableFromInline let catchUps = Atomic<Int>(0)
     /// The thread running a `modify` closure (its ``currentThreadID``), or 0: other writers wait while it
     /// is set. Bit 0 is set when a writer may be parked waiting for it: the `modify` that clears the word
     /// then wakes one (see ``waitForModify()``).
@@ -90,7 +109,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                     // The old value is released after the lock (its deinit is user code).
                     oldValue = storage.value
                     storage.value = newValue
-                    return .set(newValue)
+                    return .set(newValue, seen: storage.joins)
                 }
             } perform: { operation in
                 storage._withUnsafeGuaranteedRef { $0.perform(operation) }
@@ -129,7 +148,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 if modifier.exchange(0, ordering: .releasing) & 1 != 0 {
                     ParkingLot.unparkOne(writersAddress)
                 }
-                return .set(copy)
+                return .set(copy, seen: joins)
             } perform: {
                 self.perform($0)
             }
@@ -171,28 +190,81 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @inlinable
     func perform(_ operation: Operation) {
         switch operation {
-        case .set(let newValue):
-            // `perform` never nests (reentrant operations are queued), so `entries` can't change here.
-            var index = 0
-            while index < entries.count {
-                call(entries[index], .next(newValue))
-                index += 1
+        case .set(let newValue, let seen):
+            // Subscribers that joined before this value was set and are not taken in yet: take them in.
+            if seen > takenJoins { takeJoins() }
+            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .relaxed) == 0) {
+                // `perform` never nests (reentrant operations are queued), so `entries` can't change here.
+                var index = 0
+                while index < entries.count {
+                    call(entries[index], .next(newValue))
+                    index += 1
+                }
+            } else {
+                deliverToJoined(newValue, seen: seen)
             }
             exitCallback()
-        case .add(let entry, let initial):
-            call(entry, .next(initial))
-            exitCallback()
-            if entry.disposed.load(ordering: .relaxed) { return }
-            entries.append(entry)
         case .remove(let entry):
             removeEntry(entry)
         case .finish:
+            // `finished` was set under the lock with this operation: nobody joins after it.
+            takeJoins()
             let all = entries
             entries = []
-            for entry in all { call(entry, .completed) }
+            entryJoins = []
+            var ending = ContiguousArray<MutablePropertyEntry<Value>>()
+            ending.reserveCapacity(all.count)
+            for entry in all where !handOver(.completed, to: entry) {
+                call(entry, .completed)
+                ending.append(entry)
+            }
             exitCallback()
-            for entry in all { entry.lifetime.dispose() }
+            // A subscriber catching up ends its subscription itself, after the completion.
+            for entry in ending { entry.lifetime.dispose() }
         }
+    }
+
+    /// Delivers `value`, stamped `seen`, to the subscribers that joined before it was set, handing it to
+    /// those still catching up.
+    @usableFromInline
+    func deliverToJoined(_ value: Value, seen: UInt) {
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            if entryJoins[index] <= seen && !handOver(.next(value), to: entry) {
+                call(entry, .next(value))
+            }
+            index += 1
+        }
+    }
+
+    /// Appends `event` to the backlog of `entry`'s catch-up, if it is catching up; returns whether it did.
+    @inlinable
+    func handOver(_ event: Event<Value, Never>, to entry: MutablePropertyEntry<Value>) -> Bool {
+        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        lock.lock()
+        guard let catchUp = entry.catchUp else {
+            lock.unlock()
+            return false
+        }
+        catchUp.backlog.append(event)
+        lock.unlock()
+        return true
+    }
+
+    /// Called by the owner: takes the subscribers that joined meanwhile into `entries`.
+    @usableFromInline
+    func takeJoins() {
+        lock.lock()
+        if !pending.isEmpty {
+            entries.append(contentsOf: pending)
+            entryJoins.append(contentsOf: pendingJoins)
+            newestJoin = pendingJoins[pendingJoins.count - 1]
+            pending.removeAll(keepingCapacity: pending.capacity <= 64)
+            pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
+        }
+        takenJoins = joins
+        lock.unlock()
     }
 
     @inlinable
@@ -205,32 +277,48 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
     }
 
-    /// A new subscriber: its initial value is the value now; it hears every set after this point.
+    /// A new subscriber: its initial value is the value now; it hears every set after this point. It joins
+    /// in place and catches up on the calling thread (``JoinCatchUp``): it calls no other subscriber and
+    /// waits for nobody.
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
-        var initial: Value?
-        // A join: it waits for room like a set (a thread subscribing and disposing in a loop must not keep
-        // the backlog full and starve the writers waiting for it), and does not stay to deliver a flood.
-        submitJoinInOrder {
-            if finished {
-                initial = value
-                return nil
-            }
-            return .add(entry, initial: value)
-        } perform: {
-            self.perform($0)
-        }
-        if let initial {
+        lock.lock()
+        let initial = value
+        if finished {
+            lock.unlock()
             // The property is gone: the initial value, then completion.
             entry.sink.send(.next(initial))
             entry.sink.send(.completed)
             entry.lifetime.dispose()
+            return
         }
+        let catchUp = JoinCatchUp<Value, Never>()
+        entry.catchUp = catchUp
+        catchUps.wrappingAdd(1, ordering: .relaxed)
+        joins &+= 1
+        pending.append(entry)
+        pendingJoins.append(joins)
+        lock.unlock()
+        catchUp.run(
+            initial: CollectionOfOne(.next(initial)), sink: entry.sink, lock: lock,
+            isDisposed: { entry.disposed.load(ordering: .relaxed) },
+            unlink: {
+                entry.catchUp = nil
+                catchUps.wrappingSubtract(1, ordering: .relaxed)
+            },
+            end: { entry.lifetime.dispose() })
     }
 
     /// A subscriber disposed (any thread): returns once no callback to it can be in progress.
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
+        lock.lock()
+        let catchUp = entry.catchUp
+        // Not taken in by the owner yet: the owner never calls it.
+        let wasPending = removePending(entry)
+        lock.unlock()
+        catchUp?.waitForJoiner()
+        if wasPending { return }
         waitForCallback(entry.id, skipped: entry.skipped)
         // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeepingInOrder(_:inPlace:perform:)``):
         // the disposer never delivers what other threads set meanwhile. The entry is held by the caller, so
@@ -248,7 +336,17 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     func removeEntry(_ entry: MutablePropertyEntry<Value>) {
         if let index = entries.firstIndex(where: { $0 === entry }) {
             entries.remove(at: index)
+            entryJoins.remove(at: index)
         }
+    }
+
+    /// Takes `entry` out of `pending` (called under `lock`); returns whether it was there.
+    @usableFromInline
+    func removePending(_ entry: MutablePropertyEntry<Value>) -> Bool {
+        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
+        pending.remove(at: index)
+        pendingJoins.remove(at: index)
+        return true
     }
 
     /// The property deinitialized: subscribers complete.
@@ -273,6 +371,8 @@ final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
     @usableFromInline let disposed = Atomic<Bool>(false)
     /// Set by the gate's owner when it found this entry disposed and skipped it: it never calls it again.
     @usableFromInline let skipped = Atomic<Bool>(false)
+    /// While the subscriber catches up after joining (see ``JoinCatchUp``); guarded by the storage's lock.
+    @usableFromInline @exclusivity(unchecked) var catchUp: JoinCatchUp<Value, Never>?
 
     @usableFromInline
     init(sink: Sink<Value, Never>, lifetime: CompositeDisposable, storage: MutablePropertyStorage<Value>) {

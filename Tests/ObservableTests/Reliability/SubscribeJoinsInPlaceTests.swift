@@ -62,6 +62,55 @@ final class SubscribeJoinsInPlaceTests: ResourceCheckedTestCase {
             subscribe: { callback in subject.signal.subscribe(next: { _ in callback() }) })
     }
 
+    func testSubscribingToAFloodedMutablePropertyWhileHoldingALockAnotherSubscriberTakesReturns() {
+        let property = MutableProperty(0)
+        assertSubscribingUnderALockReturns(
+            "MutableProperty", send: { property.value = $0 },
+            subscribe: { callback in property.signal.subscribe(next: { _ in callback() }) })
+    }
+
+    func testASubscriberJoiningAFloodedMutablePropertyGetsTheCurrentValueThenEverySetInOrder() {
+        // Two threads set increasing values; each joiner must receive its initial value, then each setter's
+        // values in increasing order (nothing set before the initial one, nothing out of order), and once
+        // the setters stop, the property's final value last.
+        let property = MutableProperty(0)
+        let busy = property.signal.subscribe(next: { _ in })
+        let stop = Atomic<Bool>(false)
+        let setters = (1...2).map { setter in
+            startThread {
+                var step = 0
+                while !stop.load(ordering: .relaxed) {
+                    step += 1
+                    property.value = step * 2 + setter  // odd for setter 1, even for setter 2
+                }
+            }
+        }
+        var subscriptions: [(ReceivedValues, any Disposable)] = []
+        for _ in 0..<StressScale.scaled(200) {
+            let received = ReceivedValues()
+            subscriptions.append((received, property.signal.subscribe(next: { received.append($0) })))
+        }
+        stop.store(true, ordering: .relaxed)
+        for setter in setters { waitOrFail(setter, within: 120, "the setters") }
+        // A last set, from this thread, after every setter returned: every subscriber receives it last.
+        let final = -1
+        property.value = final
+        for (index, (received, subscription)) in subscriptions.enumerated() {
+            subscription.dispose()
+            let values = received.values
+            XCTAssertEqual(values.last, final, "subscriber \(index) ends with the final value")
+            for parity in 0...1 {
+                let ofSetter = values.dropFirst().filter { $0 >= 0 && $0 % 2 == parity }
+                XCTAssertEqual(
+                    Array(ofSetter), ofSetter.sorted(), "subscriber \(index): one setter's values in order")
+                if let initial = values.first, initial > 0, initial % 2 == parity, let next = ofSetter.first {
+                    XCTAssertGreaterThan(next, initial, "subscriber \(index): nothing set before its initial value")
+                }
+            }
+        }
+        busy.dispose()
+    }
+
     func testASubscriberJoiningAFloodedSubjectReceivesOnlyValuesSentAfterItsSubscribeStarted() {
         // Joining in place keeps the order: a value sent (by any thread) after `subscribe` returned reaches
         // the new subscriber; a value whose send returned before `subscribe` started does not.

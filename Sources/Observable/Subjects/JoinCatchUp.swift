@@ -1,0 +1,113 @@
+import Synchronization
+
+/// A new subscriber of a source that calls it on subscribing — a ``MutableProperty``'s current value, a
+/// ``BehaviorSubject``'s latest value, a ``ReplaySubject``'s replay — catching up on its own thread.
+///
+/// Such a subscriber joins in place, as a plain ``Subject``'s does (see "Joins" in `SubjectCore`): under
+/// the source's lock it reads what it must receive first (the initial events) and takes its place in the
+/// source's order, and it neither goes through the source's gate nor waits for its owner. So `subscribe`
+/// never delivers other subscribers' values on the subscribing thread — where they might need a lock the
+/// caller holds (guarantee 2 of <doc:ThreadingAndLifetimes>).
+///
+/// The joining thread (the *joiner*) then calls its own subscriber with the initial events. Meanwhile the
+/// source's owner may deliver events sent after the join: to this subscriber it does not call them but
+/// appends them to ``backlog`` (under the source's lock). When the joiner has delivered everything, it
+/// takes the backlog under the lock and delivers it, until it finds it empty — and then, in the same
+/// critical section, unlinks the catch-up: from then on the owner calls the subscriber itself. So the
+/// subscriber receives the initial events and then every later event, in the source's order, from one
+/// thread at a time; the joiner calls nobody else's subscriber.
+///
+/// **Disposal.** The catch-up is a source with one subscription for the ``CallbackRendezvous`` (its
+/// `owner` is the joiner, or 0 once it is done): the joiner checks the subscription's disposed flag
+/// before each call and acknowledges a disposal it finds; a disposer that finds the catch-up linked waits
+/// in ``waitForJoiner()`` for the joiner's callback in flight, then waits for the source's owner as
+/// usual.
+///
+/// **A terminal event** in the backlog is delivered by the joiner, which then ends the subscription itself
+/// (the owner, which may be running other subscribers' callbacks, never waits for a joiner).
+@usableFromInline
+final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
+    // Safety: `backlog` is guarded by the source's lock. `joiner` and `rendezvous` are atomics.
+
+    /// Events the owner handed over while the joiner was catching up. Guarded by the source's lock.
+    @usableFromInline @exclusivity(unchecked) var backlog: [Event<Value, Failure>] = []
+    /// The joining thread while it catches up (its ``currentThreadID``); 0 once it is done.
+    @usableFromInline let joiner: Atomic<UInt>
+    @usableFromInline let rendezvous = CallbackRendezvous()
+
+    /// A catch-up for the calling thread; publish it to the owner (and disposers) under the source's lock.
+    @inlinable
+    init() {
+        joiner = Atomic(currentThreadID)
+    }
+
+    @inlinable
+    var address: UInt { parkingAddress(of: self) }
+
+    /// Called by the joiner after it joined (outside the source's lock): delivers `initial`, then the
+    /// backlog, until it is empty; then, under `lock`, calls `unlink` (which must make the owner call the
+    /// subscriber from now on, and account for this catch-up's end), and returns. After delivering a
+    /// terminal event it calls `end` (which ends the subscription), and delivers nothing more; after
+    /// finding the subscription disposed it delivers nothing more.
+    ///
+    /// `isDisposed` reads the subscription's disposed flag (at each callback boundary).
+    @inlinable
+    func run(
+        initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, lock: borrowing Lock,
+        isDisposed: () -> Bool, unlink: () -> Void, end: () -> Void
+    ) {
+        var outcome = deliver(initial, sink: sink, isDisposed: isDisposed)
+        while true {
+            lock.lock()
+            if outcome != .caughtUp || backlog.isEmpty {
+                let rest = backlog
+                backlog = []
+                unlink()
+                lock.unlock()
+                withExtendedLifetime(rest) {}  // released outside the lock: a value's deinit is user code
+                break
+            }
+            let batch = backlog
+            backlog = []
+            lock.unlock()
+            outcome = deliver(batch, sink: sink, isDisposed: isDisposed)
+        }
+        joiner.store(0, ordering: .sequentiallyConsistent)
+        rendezvous.ownerLeft(wakingAt: address)
+        if outcome == .terminated { end() }
+    }
+
+    /// How a run of ``deliver(_:sink:isDisposed:)`` ended.
+    @usableFromInline
+    enum Outcome {
+        /// Every event was delivered; more may come.
+        case caughtUp
+        /// A terminal event was delivered.
+        case terminated
+        /// The subscription was found disposed: nothing more is delivered.
+        case disposed
+    }
+
+    /// Delivers `events` in order, unless the subscription turns out disposed.
+    @inlinable
+    func deliver(
+        _ events: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, isDisposed: () -> Bool
+    ) -> Outcome {
+        for event in events {
+            if isDisposed() {
+                rendezvous.acknowledgeDisposal(wakingAt: address)
+                return .disposed
+            }
+            sink.send(event)
+            if event.isTerminal { return .terminated }
+        }
+        return .caughtUp
+    }
+
+    /// Called by a disposer that found this catch-up linked, after marking the subscription disposed:
+    /// returns once no callback of the joiner's is in flight on another thread.
+    @inlinable
+    func waitForJoiner() {
+        rendezvous.waitForSoleSubscription(parkingAt: address) { joiner.load(ordering: .sequentiallyConsistent) }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Observable
+import Synchronization
+import TetherTestSupport
+import XCTest
+
+/// A new subscriber of a source that calls it on subscribing (a property's current value, a subject's
+/// replay) catches up on its own thread: the thread delivering to the others never waits for it and never
+/// calls it while it catches up, and it receives what was sent meanwhile, in order, before `subscribe`
+/// returns (issue 30, bug 6).
+final class JoinCatchUpTests: XCTestCase {
+    /// A source that replays on subscribing, seen through the operations the tests need.
+    struct Source: @unchecked Sendable {
+        // Safety: the closures call thread-safe sources (a property, a subject).
+        var name: String
+        /// What a new subscriber receives first (the current value, the replay) after the values sent so far.
+        var replay: ([Int]) -> [Int]
+        /// What a subscriber joining now receives first: the source was made with `0`, then sent `1`.
+        var initial: [Int] { replay([0, 1]) }
+        var send: (Int) -> Void
+        var signal: () -> Signal<Int, Never>
+        /// Drops the source (its end), if the test holds the last reference.
+        var end: () -> Void
+    }
+
+    /// Each kind of source, made fresh.
+    private func sources() -> [Source] {
+        var property: MutableProperty<Int>? = MutableProperty(0)
+        property!.value = 1
+        return [
+            Source(
+                name: "MutableProperty", replay: { [$0.last!] }, send: { property!.value = $0 },
+                signal: { property!.signal }, end: { property = nil }),
+        ]
+    }
+
+    /// Blocks the joiner in its first callback; while it is blocked another thread sends 2 and 3 (and
+    /// returns); then the joiner receives them after its initial events, before its `subscribe` returns.
+    func testTheDeliveringThreadHandsValuesToACatchingUpSubscriberInsteadOfCallingIt() {
+        for source in sources() {
+            let others = Locked<[Int]>([])
+            let other = source.signal().subscribe(next: { value in others.mutate { $0.append(value) } })
+            let inFirstCallback = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let received = Locked<[Int]>([])
+            let callbacksAtOnce = Atomic<Int>(0)
+            let overlapped = Atomic<Bool>(false)
+            let joined = Atomic<Bool>(false)
+            let joiner = startThread {
+                var first = true
+                let subscription = source.signal().subscribe(next: { value in
+                    if callbacksAtOnce.wrappingAdd(1, ordering: .relaxed).newValue > 1 {
+                        overlapped.store(true, ordering: .relaxed)
+                    }
+                    received.mutate { $0.append(value) }
+                    if first {
+                        first = false
+                        inFirstCallback.signal()
+                        proceed.wait()
+                    }
+                    callbacksAtOnce.wrappingSubtract(1, ordering: .relaxed)
+                })
+                joined.store(true, ordering: .releasing)
+                // Everything sent before `subscribe` returned was delivered before it returned.
+                XCTAssertEqual(received.value, source.initial + [2, 3], source.name)
+                subscription.dispose()
+            }
+            guard waitOrFail(inFirstCallback, within: 60, "\(source.name): the joiner's first callback") else {
+                proceed.signal()
+                return
+            }
+            // The sends return although the joiner is blocked in its callback: nobody waits for it.
+            source.send(2)
+            source.send(3)
+            XCTAssertEqual(others.value, [source.initial.last!, 2, 3], source.name)
+            XCTAssertFalse(joined.load(ordering: .acquiring), source.name)
+            proceed.signal()
+            waitOrFail(joiner, within: 60, "\(source.name): the joiner")
+            XCTAssertFalse(overlapped.load(ordering: .relaxed), "\(source.name): one callback at a time")
+            other.dispose()
+        }
+    }
+
+    /// After catching up, the subscriber is called by whichever thread delivers, as any other.
+    func testACaughtUpSubscriberReceivesLaterValuesFromTheDeliveringThread() {
+        for source in sources() {
+            let received = Locked<[Int]>([])
+            let subscription = source.signal().subscribe(next: { value in received.mutate { $0.append(value) } })
+            let sender = startThread {
+                source.send(2)
+                source.send(3)
+            }
+            waitOrFail(sender, within: 60, "\(source.name): the sender")
+            XCTAssertEqual(received.value, source.initial + [2, 3], source.name)
+            subscription.dispose()
+        }
+    }
+
+    /// A subscribe from inside a callback of the same source receives its initial events before it
+    /// returns, and then what is sent after it.
+    func testASubscriberJoiningFromInsideACallbackCatchesUpBeforeSubscribeReturns() {
+        for source in sources() {
+            var inner: [Int] = []
+            var innerSubscription: (any Disposable)?
+            var seenBySubscribe: [Int] = []
+            let outer = source.signal().subscribe(next: { value in
+                guard value == 2 else { return }
+                innerSubscription = source.signal().subscribe(next: { inner.append($0) })
+                seenBySubscribe = inner
+            })
+            source.send(2)
+            source.send(3)
+            XCTAssertEqual(seenBySubscribe, source.replay([0, 1, 2]), source.name)
+            XCTAssertEqual(inner, source.replay([0, 1, 2]) + [3], source.name)
+            innerSubscription?.dispose()
+            outer.dispose()
+        }
+    }
+
+    /// A disposal made on another thread while the subscriber is in a catch-up callback returns after that
+    /// callback, and nothing is delivered afterwards. (The subscription is started on a lifetime the test
+    /// holds, so that another thread can dispose it while `subscribe` still runs, as an operator may.)
+    func testDisposingACatchingUpSubscriptionFromAnotherThreadWaitsForItsCallback() {
+        for source in sources() {
+            let inFirstCallback = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let log = Locked<[String]>([])
+            let lifetime = CompositeDisposable()
+            let joiner = startThread {
+                var first = true
+                source.signal().start(
+                    Sink { event in
+                        log.mutate { $0.append("\(event)") }
+                        if first {
+                            first = false
+                            inFirstCallback.signal()
+                            proceed.wait()
+                            log.mutate { $0.append("callback returns") }
+                        }
+                    }, in: lifetime)
+            }
+            guard waitOrFail(inFirstCallback, within: 60, "\(source.name): the joiner's first callback") else {
+                proceed.signal()
+                return
+            }
+            source.send(2)  // handed to the joiner's backlog
+            let disposer = startThread {
+                lifetime.dispose()
+                log.mutate { $0.append("dispose returned") }
+            }
+            // Give the disposer time to reach its wait; the order checked below holds however long it takes.
+            Thread.sleep(forTimeInterval: 0.05)
+            proceed.signal()
+            waitOrFail(disposer, within: 60, "\(source.name): the disposer")
+            waitOrFail(joiner, within: 60, "\(source.name): the joiner")
+            let entries = log.value
+            XCTAssertEqual(
+                entries.prefix(2), ["next(\(source.initial[0]))", "callback returns"], "\(source.name): \(entries)")
+            XCTAssertEqual(entries.last, "dispose returned", "\(source.name): \(entries)")
+            XCTAssertFalse(entries.contains("next(2)"), "\(source.name): nothing after the disposal: \(entries)")
+        }
+    }
+
+    /// The source ends while a subscriber catches up: the subscriber receives its initial events, then
+    /// completion, and its subscription ends.
+    func testASourceEndingWhileASubscriberCatchesUpCompletesItAfterItsInitialEvents() {
+        for source in sources() {
+            let inFirstCallback = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let events = Locked<[Event<Int, Never>]>([])
+            let subscription = Locked<(any Disposable)?>(nil)
+            let joiner = startThread {
+                var first = true
+                subscription.value = source.signal().subscribe(
+                    next: { value in
+                        events.mutate { $0.append(.next(value)) }
+                        if first {
+                            first = false
+                            inFirstCallback.signal()
+                            proceed.wait()
+                        }
+                    },
+                    completed: { events.mutate { $0.append(.completed) } })
+            }
+            guard waitOrFail(inFirstCallback, within: 60, "\(source.name): the joiner's first callback") else {
+                proceed.signal()
+                return
+            }
+            source.end()
+            proceed.signal()
+            waitOrFail(joiner, within: 60, "\(source.name): the joiner")
+            XCTAssertEqual(subscription.value?.isDisposed, true, "\(source.name): the subscription ended")
+            XCTAssertEqual(events.value, source.initial.map { .next($0) } + [.completed], source.name)
+        }
+    }
+}
