@@ -247,7 +247,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             lock.unlock()
             return false
         }
-        catchUp.backlog.append(event)
+        catchUp.handOver(event)
         lock.unlock()
         return true
     }

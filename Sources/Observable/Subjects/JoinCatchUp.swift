@@ -23,14 +23,18 @@ import Synchronization
 /// in ``waitForJoiner()`` for the joiner's callback in flight, then waits for the source's owner as
 /// usual.
 ///
-/// **A terminal event** in the backlog is delivered by the joiner, which then ends the subscription itself
-/// (the owner, which may be running other subscribers' callbacks, never waits for a joiner).
+/// **The end.** A terminal event in the backlog is delivered by the joiner, which then ends the subscription
+/// itself; so does a source that went away (``handOverEnd()``), after the backlog. The owner, which may be
+/// running other subscribers' callbacks, never waits for a joiner.
 @usableFromInline
 final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     // Safety: `backlog` is guarded by the source's lock. `joiner` and `rendezvous` are atomics.
 
     /// Events the owner handed over while the joiner was catching up. Guarded by the source's lock.
     @usableFromInline @exclusivity(unchecked) var backlog: [Event<Value, Failure>] = []
+    /// Set by the owner when the source went away: after the backlog, the subscription ends without a
+    /// terminal event. Guarded by the source's lock.
+    @usableFromInline @exclusivity(unchecked) var endsAfterBacklog = false
     /// The joining thread while it catches up (its ``currentThreadID``); 0 once it is done.
     @usableFromInline let joiner: Atomic<UInt>
     @usableFromInline let rendezvous = CallbackRendezvous()
@@ -44,11 +48,25 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     var address: UInt { parkingAddress(of: self) }
 
+    /// Called by the owner, under the source's lock, instead of calling the subscriber with `event`.
+    @inlinable
+    func handOver(_ event: Event<Value, Failure>) {
+        backlog.append(event)
+    }
+
+    /// Called by the owner, under the source's lock, when the source went away: the subscription ends
+    /// after the backlog.
+    @inlinable
+    func handOverEnd() {
+        endsAfterBacklog = true
+    }
+
     /// Called by the joiner after it joined (outside the source's lock): delivers `initial`, then the
     /// backlog, until it is empty; then, under `lock`, calls `unlink` (which must make the owner call the
     /// subscriber from now on, and account for this catch-up's end), and returns. After delivering a
-    /// terminal event it calls `end` (which ends the subscription), and delivers nothing more; after
-    /// finding the subscription disposed it delivers nothing more.
+    /// terminal event, or the backlog of a source that went away, it calls `end` (which ends the
+    /// subscription) and delivers nothing more; after finding the subscription disposed it delivers
+    /// nothing more.
     ///
     /// `isDisposed` reads the subscription's disposed flag (at each callback boundary).
     @inlinable
@@ -60,6 +78,7 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
         while true {
             lock.lock()
             if outcome != .caughtUp || backlog.isEmpty {
+                if outcome == .caughtUp && endsAfterBacklog { outcome = .ended }
                 let rest = backlog
                 backlog = []
                 unlink()
@@ -74,7 +93,7 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
         }
         joiner.store(0, ordering: .sequentiallyConsistent)
         rendezvous.ownerLeft(wakingAt: address)
-        if outcome == .terminated { end() }
+        if outcome == .ended { end() }
     }
 
     /// How a run of ``deliver(_:sink:isDisposed:)`` ended.
@@ -82,8 +101,8 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     enum Outcome {
         /// Every event was delivered; more may come.
         case caughtUp
-        /// A terminal event was delivered.
-        case terminated
+        /// A terminal event was delivered (or the source went away).
+        case ended
         /// The subscription was found disposed: nothing more is delivered.
         case disposed
     }
@@ -99,7 +118,7 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
                 return .disposed
             }
             sink.send(event)
-            if event.isTerminal { return .terminated }
+            if event.isTerminal { return .ended }
         }
         return .caughtUp
     }

@@ -19,14 +19,20 @@ import Synchronization
 /// whose send returned before it started. A subscription disposed before the owner took it in is taken
 /// out of `pending` under the lock, without the disposal fence (it was never called). The terminal event
 /// and the shutdown take `pending` in and close it in one critical section; later subscribers join through
-/// the gate. Subjects that replay still join through the gate, since the join calls the new subscriber.
+/// the gate.
 ///
-/// A ``BehaviorSubject`` core is *ordered*: every operation is submitted in lock order and a sent value
-/// becomes `latest` at that moment, so `value` reads the latest value sent, even while the send is still
-/// queued behind a delivery in progress.
+/// **Subjects that replay** (``ReplaySubject``, ``BehaviorSubject``) are *ordered*: every operation is
+/// submitted in lock order, and a sent value is recorded in `buffer` (and becomes `latest`) under the lock at
+/// that moment — so `value` reads the latest value sent, even while the send is still queued behind a
+/// delivery in progress, and the replay a new subscriber needs can be read under the lock. Their
+/// subscribers join in place too, stamped the same way, and catch up on their own thread
+/// (``JoinCatchUp``): under the lock the joiner reads the replay and takes its place in `pending` (or, after
+/// the terminal event or the shutdown was submitted, reads that too and takes no place), then calls its own
+/// subscriber; the owner hands what it would deliver to a subscriber still catching up to its backlog.
 @usableFromInline
 final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Failure>>, @unchecked Sendable {
-    // Safety: `entries`, `buffer` and `terminal` are touched only by the gate's owner.
+    // Safety: `entries`, `terminal` and the owner's join fields are touched only by the gate's owner;
+    // `buffer`, `pending`, `catchingUp` and the submitted end are guarded by the gate's `lock`.
     // The core *is* the gate (a subclass, not a member): one object and one retain less per send.
     @usableFromInline typealias Op = SubjectOp<Value, Failure>
 
@@ -61,6 +67,18 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var subscriptions: CompositeDisposable?
     /// Set (under `lock`) once the subject terminated or went away: later subscriptions end at once.
     @usableFromInline @exclusivity(unchecked) var subscriptionsClosed = false
+    /// An ordered core's terminal event, set under `lock` when it is submitted: later sends submit nothing,
+    /// later subscribers receive the replay and this event.
+    @usableFromInline @exclusivity(unchecked) var submittedTerminal: Event<Value, Failure>?
+    /// Set under `lock` when an ordered core's shutdown is submitted: later subscribers receive the replay
+    /// and end.
+    @usableFromInline @exclusivity(unchecked) var shutdownSubmitted = false
+    /// An ordered core's subscribers that are catching up (see ``JoinCatchUp``), by entry. Guarded by
+    /// `lock`. Kept beside the entries rather than in them: an entry stays in malloc's 64-byte class.
+    @usableFromInline @exclusivity(unchecked) var catchingUp:
+        [(entry: ObjectIdentifier, catchUp: JoinCatchUp<Value, Failure>)] = []
+    /// `catchingUp.count`, changed under `lock`: while it is 0 the owner calls every entry without looking.
+    @usableFromInline let catchUps = Atomic<Int>(0)
 
     /// Takes a subscription this subject is the subscriber of (see ``subscriptions``).
     @usableFromInline
@@ -92,11 +110,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         lock.unlock()
         collection?.dispose()
     }
-    /// Whether the core is an ordered gate (``BehaviorSubject``): every operation goes through the gate's
-    /// in-order methods (``SerialGate/submitEventInOrder(_:perform:)`` and its family), keeping ``latest``
-    /// in step with the order of delivery.
+    /// Whether the core is an ordered gate (a subject that replays): every operation goes through the
+    /// gate's in-order methods (``SerialGate/submitEventInOrder(_:perform:)`` and its family), keeping
+    /// ``latest`` and `buffer` in step with the order of delivery.
     @usableFromInline let isOrdered: Bool
-    /// A plain subject (no replay, not ordered): subscribers join through `pending`, never the gate.
+    /// A plain subject (no replay, not ordered): subscribers join through `pending` without a catch-up.
     @usableFromInline let joinsInPlace: Bool
     /// The latest value sent, for an ordered core. Guarded by the gate's `lock`.
     @usableFromInline @exclusivity(unchecked) var latest: Value?
@@ -105,17 +123,34 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     init(capacity: Int, initial: [Value] = [], ordered: Bool = false) {
         self.capacity = capacity
         self.buffer = initial
-        self.isOrdered = ordered
+        self.isOrdered = ordered || capacity > 0
         self.joinsInPlace = capacity == 0 && !ordered
         self.latest = initial.last
         super.init()
     }
 
-    /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest`.
+    /// Called under the lock as `op` takes its place in an ordered core: a value becomes `latest` and is
+    /// recorded for replay, and an event is stamped with the joins it comes after; returns `nil` (submit
+    /// nothing) for an event after the terminal one.
     @inlinable
-    func noteOrdered(_ op: Op) -> Op {
-        if case .event(.next(let value), _) = op { latest = value }
-        return op
+    func noteOrdered(_ op: Op) -> Op? {
+        switch op {
+        case .event(let event, _):
+            if submittedTerminal != nil { return nil }
+            switch event {
+            case .next(let value):
+                latest = value
+                if capacity > 0 { record(value) }
+            case .error, .completed:
+                submittedTerminal = event
+            }
+            return .event(event, seen: joins.load(ordering: .relaxed))
+        case .shutdown:
+            shutdownSubmitted = true
+            return op
+        case .add, .remove:
+            return op
+        }
     }
 
     /// The latest value sent (an ordered core only).
@@ -141,7 +176,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         let core = Unmanaged.passUnretained(self)
         if isOrdered {
             submitInOrderWithoutWaiting {
-                .shutdown
+                core._withUnsafeGuaranteedRef { $0.noteOrdered(.shutdown) }
             } perform: { op in
                 core._withUnsafeGuaranteedRef { $0.perform(op) }
             }
@@ -182,27 +217,98 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
             lifetime.add { entry.remove() }
-            if self.joinsInPlace && self.joinInPlace(entry) { return }
-            self.joinThroughGate(entry)
+            if self.isOrdered {
+                self.joinReplaying(entry)
+            } else if !self.joinInPlace(entry) {
+                self.joinThroughGate(entry)
+            }
         })
     }
 
-    /// A subject that replays (or a plain one that ended): the join calls the new subscriber, so it takes
-    /// an idle subject like a send (and then delivers what other threads queued meanwhile). Out of line:
-    /// a plain subject's join never builds an operation (an unspecialized build fetches its type's metadata
-    /// for that, under the runtime's lock).
+    /// A plain subject that ended: the join delivers the terminal event (or ends the subscription) through
+    /// the gate, where nothing else is delivered any more. Out of line: a plain subject's join never builds
+    /// an operation (an unspecialized build fetches its type's metadata for that, under the runtime's lock).
     @usableFromInline
     func joinThroughGate(_ entry: SubjectEntry<Value, Failure>) {
         let core = Unmanaged.passUnretained(self)
-        if isOrdered {
-            submitJoinInOrder {
-                .add(entry)
-            } perform: { op in
-                core._withUnsafeGuaranteedRef { $0.perform(op) }
-            }
+        submitJoin(.add(entry)) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+    }
+
+    /// Joins a subject that replays (see "Subjects that replay" in the type's notes): reads the replay under
+    /// the lock, takes its place (unless the subject ended), then catches up on this thread.
+    @usableFromInline
+    func joinReplaying(_ entry: SubjectEntry<Value, Failure>) {
+        let catchUp = JoinCatchUp<Value, Failure>()
+        lock.lock()
+        let replay = buffer[bufferStart...]
+        let terminal = submittedTerminal
+        let ended = terminal != nil || shutdownSubmitted
+        catchingUp.append((ObjectIdentifier(entry), catchUp))
+        catchUps.wrappingAdd(1, ordering: .relaxed)
+        if ended {
+            // Nothing will be delivered after the replay but the terminal event, if any: no place to take.
+            catchUp.handOverEnd()
         } else {
-            submitJoin(.add(entry)) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+            let index = joins.load(ordering: .relaxed) &+ 1
+            pending.append(entry)
+            pendingJoins.append(index)
+            joins.store(index, ordering: .releasing)
         }
+        lock.unlock()
+        let isDisposed = { entry.disposed.load(ordering: .relaxed) }
+        let unlink = {
+            if let index = self.catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
+                self.catchingUp.remove(at: index)
+            }
+            self.catchUps.wrappingSubtract(1, ordering: .relaxed)
+        }
+        let end = { entry.finish() }
+        if let terminal {
+            let events = replay.map { Event<Value, Failure>.next($0) } + [terminal]
+            catchUp.run(
+                initial: events, sink: entry.sink, lock: lock, isDisposed: isDisposed, unlink: unlink, end: end)
+        } else {
+            catchUp.run(
+                initial: replay.lazy.map { .next($0) }, sink: entry.sink, lock: lock, isDisposed: isDisposed,
+                unlink: unlink, end: end)
+        }
+    }
+
+    /// The catch-up of `entry`, if it is catching up. Called under `lock`.
+    @inlinable
+    func catchUp(of entry: SubjectEntry<Value, Failure>) -> JoinCatchUp<Value, Failure>? {
+        let id = ObjectIdentifier(entry)
+        return catchingUp.first(where: { $0.entry == id })?.catchUp
+    }
+
+    /// Called by the owner instead of calling `entry` with `event`, when `entry` is catching up: appends
+    /// `event` to its backlog; returns whether it did.
+    @inlinable
+    func handOver(_ event: Event<Value, Failure>, to entry: SubjectEntry<Value, Failure>) -> Bool {
+        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return false
+        }
+        catchUp.handOver(event)
+        lock.unlock()
+        return true
+    }
+
+    /// Called by the owner instead of ending `entry`'s subscription (the subject went away), when `entry`
+    /// is catching up: it ends after its backlog; returns whether it will.
+    @inlinable
+    func handOverEnd(to entry: SubjectEntry<Value, Failure>) -> Bool {
+        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return false
+        }
+        catchUp.handOverEnd()
+        lock.unlock()
+        return true
     }
 
     /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
@@ -243,14 +349,30 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         lock.lock()
-        guard let index = pending.lastIndex(where: { $0 === entry }) else {
-            lock.unlock()
-            return false
-        }
+        let removed = removePendingLocked(entry)
+        lock.unlock()
+        return removed
+    }
+
+    /// ``removePending(_:)``, called under `lock`.
+    @inlinable
+    func removePendingLocked(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
         pending.remove(at: index)
         pendingJoins.remove(at: index)
-        lock.unlock()
         return true
+    }
+
+    /// An ordered core's subscriber disposed: waits for a catch-up callback of it in flight, if it is
+    /// catching up; returns whether it was still in `pending` (then the owner never calls it).
+    @usableFromInline
+    func removeJoining(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        let catchUp = catchUp(of: entry)
+        let wasPending = removePendingLocked(entry)
+        lock.unlock()
+        catchUp?.waitForJoiner()
+        return wasPending
     }
 
     @inlinable
@@ -268,7 +390,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
         // Not taken in by the owner yet: it was never called, and never will be (the owner takes entries
         // in under the lock); no callback to wait for.
-        if joinsInPlace && removePending(entry) { return }
+        if joinsInPlace ? removePending(entry) : removeJoining(entry) { return }
         waitForCallback(entry.id, skipped: entry.skipped)
         removeThroughGate(entry)
     }
@@ -339,11 +461,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .shutdown:
             if terminal != nil { return }
             isShutDown = true
-            if joinsInPlace { takeJoins(closing: true) }
+            takeJoins(closing: true)
             let snapshot = entries
             entries = []
             entryJoins = []
-            for entry in snapshot { entry.finish() }
+            for entry in snapshot where !handOverEnd(to: entry) { entry.finish() }
         }
     }
 
@@ -352,13 +474,13 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminal != nil { return }
         switch event {
         case .next(let value):
-            if capacity > 0 { record(value) }
+            // (A subject that replays recorded the value when it was sent: see ``noteOrdered(_:)``.)
             // Subscribers that joined before this value was sent and are not taken in yet (a plain
             // subject): take them in. At most once per batch: every value in a batch was stamped before
             // the owner took the batch, so before it takes the joins.
             if seen > takenJoins { takeJoins() }
             let snapshot = entries
-            if _fastPath(seen >= newestJoin) {
+            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .relaxed) == 0) {
                 // Every subscriber joined before this value was sent.
                 if _isPOD(Value.self) {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
@@ -369,22 +491,27 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
                     for entry in snapshot { call(entry, event) }
                 }
             } else {
-                // Some joined after it was sent: they do not receive it.
+                // Some joined after it was sent: they do not receive it. Some may be catching up: the
+                // value goes to their backlog.
                 let joined = entryJoins
-                for index in snapshot.indices where joined[index] <= seen { call(snapshot[index], event) }
+                for index in snapshot.indices where joined[index] <= seen {
+                    if !handOver(event, to: snapshot[index]) { call(snapshot[index], event) }
+                }
             }
             exitCallback()
         case .error, .completed:
             // Everyone who joined receives the terminal event, even after it was sent; later subscribers
             // join through the gate and receive it there.
-            if joinsInPlace { takeJoins(closing: true) }
+            takeJoins(closing: true)
             terminal = event
             terminated.store(true, ordering: .releasing)
             // A terminated subscriber disposes every subscription made with it (RAC 2.5).
             disposeSubscriptions()
-            let snapshot = entries
+            var snapshot = entries
             entries = []
             entryJoins = []
+            // A subscriber catching up receives the event from its backlog and ends its subscription itself.
+            if catchUps.load(ordering: .relaxed) != 0 { snapshot.removeAll { handOver(event, to: $0) } }
             for entry in snapshot { call(entry, event) }
             exitCallback()
             for entry in snapshot { entry.finish() }
@@ -403,19 +530,11 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         }
     }
 
+    /// A plain subject's subscriber that came after the terminal event or the shutdown (see
+    /// ``joinThroughGate(_:)``).
     @inlinable
     func add(_ entry: SubjectEntry<Value, Failure>) {
         if entry.disposed.load(ordering: .relaxed) { return }
-        if capacity > 0 {
-            // Replay; values sent meanwhile (even by these callbacks) queue behind this operation.
-            var index = bufferStart
-            let end = buffer.count
-            while index < end {
-                call(entry, .next(buffer[index]))
-                index += 1
-            }
-            exitCallback()
-        }
         if let terminal {
             call(entry, terminal)
             exitCallback()
@@ -424,7 +543,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         }
         if entry.disposed.load(ordering: .relaxed) { return }
         if isShutDown {
-            // The subject is gone and nothing more can come: end quietly after the replay.
+            // The subject is gone and nothing more can come: end quietly.
             entry.finish()
             return
         }

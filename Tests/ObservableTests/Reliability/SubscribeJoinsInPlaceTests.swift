@@ -69,6 +69,20 @@ final class SubscribeJoinsInPlaceTests: ResourceCheckedTestCase {
             subscribe: { callback in property.signal.subscribe(next: { _ in callback() }) })
     }
 
+    func testSubscribingToAFloodedBehaviorSubjectWhileHoldingALockAnotherSubscriberTakesReturns() {
+        let subject = BehaviorSubject<Int, Never>(value: 0)
+        assertSubscribingUnderALockReturns(
+            "BehaviorSubject", send: { subject.send($0) },
+            subscribe: { callback in subject.signal.subscribe(next: { _ in callback() }) })
+    }
+
+    func testSubscribingToAFloodedReplaySubjectWhileHoldingALockAnotherSubscriberTakesReturns() {
+        let subject = ReplaySubject<Int, Never>(capacity: 8)
+        assertSubscribingUnderALockReturns(
+            "ReplaySubject", send: { subject.send($0) },
+            subscribe: { callback in subject.signal.subscribe(next: { _ in callback() }) })
+    }
+
     func testASubscriberJoiningAFloodedMutablePropertyGetsTheCurrentValueThenEverySetInOrder() {
         // Two threads set increasing values; each joiner must receive its initial value, then each setter's
         // values in increasing order (nothing set before the initial one, nothing out of order), and once

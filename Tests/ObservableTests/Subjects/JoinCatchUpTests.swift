@@ -27,10 +27,27 @@ final class JoinCatchUpTests: XCTestCase {
     private func sources() -> [Source] {
         var property: MutableProperty<Int>? = MutableProperty(0)
         property!.value = 1
+        let behavior = BehaviorSubject<Int, Never>(value: 0)
+        behavior.send(1)
+        let replay = ReplaySubject<Int, Never>()
+        let replayOne = ReplaySubject<Int, Never>(capacity: 1)
+        for value in 0...1 {
+            replay.send(value)
+            replayOne.send(value)
+        }
         return [
             Source(
                 name: "MutableProperty", replay: { [$0.last!] }, send: { property!.value = $0 },
                 signal: { property!.signal }, end: { property = nil }),
+            Source(
+                name: "BehaviorSubject", replay: { [$0.last!] }, send: { behavior.send($0) },
+                signal: { behavior.signal }, end: { behavior.send(event: .completed) }),
+            Source(
+                name: "ReplaySubject", replay: { $0 }, send: { replay.send($0) }, signal: { replay.signal },
+                end: { replay.send(event: .completed) }),
+            Source(
+                name: "ReplaySubject(capacity: 1)", replay: { [$0.last!] }, send: { replayOne.send($0) },
+                signal: { replayOne.signal }, end: { replayOne.send(event: .completed) }),
         ]
     }
 
@@ -72,7 +89,7 @@ final class JoinCatchUpTests: XCTestCase {
             // The sends return although the joiner is blocked in its callback: nobody waits for it.
             source.send(2)
             source.send(3)
-            XCTAssertEqual(others.value, [source.initial.last!, 2, 3], source.name)
+            XCTAssertEqual(others.value, source.initial + [2, 3], source.name)
             XCTAssertFalse(joined.load(ordering: .acquiring), source.name)
             proceed.signal()
             waitOrFail(joiner, within: 60, "\(source.name): the joiner")
@@ -192,5 +209,67 @@ final class JoinCatchUpTests: XCTestCase {
             XCTAssertEqual(subscription.value?.isDisposed, true, "\(source.name): the subscription ended")
             XCTAssertEqual(events.value, source.initial.map { .next($0) } + [.completed], source.name)
         }
+    }
+
+    /// A subject that goes away while a subscriber catches up: the subscriber receives its replay, and its
+    /// subscription then ends without an event.
+    func testASubjectGoingAwayWhileASubscriberCatchesUpEndsItAfterItsReplay() {
+        var subject: ReplaySubject<Int, Never>? = ReplaySubject()
+        subject!.send(0)
+        let inFirstCallback = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let events = Locked<[Event<Int, Never>]>([])
+        let subscription = Locked<(any Disposable)?>(nil)
+        let signal = UncheckedBox(subject!.signal)
+        let joiner = startThread {
+            var first = true
+            subscription.value = signal.value.subscribeEvents { event in
+                events.mutate { $0.append(event) }
+                if first {
+                    first = false
+                    inFirstCallback.signal()
+                    proceed.wait()
+                }
+            }
+        }
+        guard waitOrFail(inFirstCallback, within: 60, "the joiner's first callback") else {
+            proceed.signal()
+            return
+        }
+        subject!.send(1)
+        subject = nil
+        proceed.signal()
+        waitOrFail(joiner, within: 60, "the joiner")
+        XCTAssertEqual(events.value, [.next(0), .next(1)])
+        XCTAssertEqual(subscription.value?.isDisposed, true, "the subscription ended")
+    }
+
+    /// A subscriber joining after the terminal event was sent (while it is still queued behind a delivery)
+    /// receives the replay and the terminal event, and nothing sent after it.
+    func testASubscriberJoiningAfterTheTerminalEventReceivesTheReplayAndTheEvent() {
+        let subject = ReplaySubject<Int, Never>()
+        subject.send(0)
+        let inCallback = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let busy = subject.signal.subscribe(next: { value in
+            guard value == 1 else { return }
+            inCallback.signal()
+            proceed.wait()
+        })
+        let sender = startThread { subject.send(1) }
+        guard waitOrFail(inCallback, within: 60, "the delivery of 1") else {
+            proceed.signal()
+            return
+        }
+        subject.send(2)
+        subject.send(event: .completed)
+        subject.send(3)  // after the terminal event: dropped
+        var events: [Event<Int, Never>] = []
+        let late = subject.signal.subscribeEvents { events.append($0) }
+        XCTAssertEqual(events, [.next(0), .next(1), .next(2), .completed])
+        XCTAssertTrue(late.isDisposed)
+        proceed.signal()
+        waitOrFail(sender, within: 60, "the sender")
+        busy.dispose()
     }
 }
