@@ -29,8 +29,8 @@ extension SerialGate {
         submitContended(op, me: me, bounded: true, handOff: false, perform: perform)
     }
 
-    /// Submits an operation for the caller's own new subscription that calls its subscriber (a join that
-    /// replays): as ``submitEvent(_:perform:)`` — it parks while the backlog is full, so a thread
+    /// Submits an operation for the caller's own new subscription that calls its subscriber (a join to a
+    /// plain subject that ended, which delivers it the terminal event): as ``submitEvent(_:perform:)`` — it parks while the backlog is full, so a thread
     /// subscribing and disposing in a loop cannot keep the backlog full and starve the parked senders —
     /// but a caller that takes the gate hands a flood over to the parked senders after one batch: it came
     /// for its own subscription, not to deliver other threads' stream.
@@ -95,10 +95,9 @@ extension SerialGate {
     ///
     /// Only for bookkeeping that *may* be left to the owner indefinitely: the owner performs what others
     /// queue until the queue is empty, so a stream of it from threads that never deliver keeps the owner
-    /// from returning. So joins are not queued this way: a plain subject's subscriber joins under the lock
-    /// without any operation (see "Joins" in `SubjectCore`), and a join that must call its subscriber (a
-    /// replay, a property's current value) is submitted with ``submitJoin(_:perform:)``, taking an idle
-    /// gate.
+    /// from returning. So joins are not queued this way: a subscriber joins under the lock without any
+    /// operation (see "Joins" in `SubjectCore`), and one that must be called on subscribing (a replay, a
+    /// property's current value) catches up on its own thread (`JoinCatchUp`).
     @inlinable
     package final func submitBookkeeping(_ op: Op, inPlace: (Op) -> Bool, perform: (Op) -> Void) {
         queueBookkeeping(op, ordered: false, inPlace: inPlace, perform: perform)
@@ -138,14 +137,6 @@ extension SerialGate {
     @inlinable
     package final func submitEventInOrder(_ makeOperation: () -> Op?, perform: (Op) -> Void) {
         submitOrdered(bounded: true, handOff: false, makeOperation, perform: perform)
-    }
-
-    /// Submits, in lock order, an operation for the caller's own new subscription that calls its
-    /// subscriber (a property's current value, a replay): as ``submitEventInOrder(_:perform:)``, but a caller
-    /// that takes the gate hands a flood over after one batch (see ``submitJoin(_:perform:)``).
-    @inlinable
-    package final func submitJoinInOrder(_ makeOperation: () -> Op?, perform: (Op) -> Void) {
-        submitOrdered(bounded: true, handOff: true, makeOperation, perform: perform)
     }
 
     /// Submits, in lock order, an operation that must never park: as

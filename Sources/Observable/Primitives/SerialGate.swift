@@ -42,9 +42,8 @@ import TetherShims
 ///   — parks while the backlog is full; an owner it becomes hands a flood over after
 ///   ``batchesBeforeHandOff`` batches. ``runIfIdle(_:perform:)`` delivers one in place when the gate is
 ///   idle, without making an operation of it;
-/// - an operation for the caller's own new subscriber (a join that calls it):
-///   ``submitJoin(_:perform:)``, ``submitJoinInOrder(_:perform:)`` — parks while the backlog is full; an
-///   owner it becomes hands a flood over after one batch;
+/// - an operation for the caller's own new subscriber (a join that calls it): ``submitJoin(_:perform:)``
+///   — parks while the backlog is full; an owner it becomes hands a flood over after one batch;
 /// - an operation that must never park, in order with the events (the end of a source, a store made
 ///   while holding what the owner may wait for, a command's control steps):
 ///   ``submitWithoutWaiting(_:perform:)``, ``submitInOrderWithoutWaiting(_:perform:)`` — past the bound

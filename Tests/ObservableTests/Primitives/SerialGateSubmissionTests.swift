@@ -190,10 +190,6 @@ final class SerialGateSubmissionTests: XCTestCase {
         assertAJoinFindingTheBacklogFullParks({ $0.submitJoin($1) }, ordered: false)
     }
 
-    func testAJoinInOrderFindingTheBacklogFullParksUntilTheOwnerTakesTheBatch() {
-        assertAJoinFindingTheBacklogFullParks({ $0.submitJoinInOrder($1) }, ordered: true)
-    }
-
     // MARK: Running in place
 
     func testRunIfIdleRunsTheBodyAsTheOwnerThenPerformsWhatWasQueuedMeanwhile() {
