@@ -2,13 +2,14 @@ import Foundation
 import Observable
 import Synchronization
 import TetherTestSupport
+import TetherTesting
 import XCTest
 
 /// A new subscriber of a source that calls it on subscribing (a property's current value, a subject's
 /// replay) catches up on its own thread: the thread delivering to the others never waits for it and never
 /// calls it while it catches up, and it receives what was sent meanwhile, in order, before `subscribe`
 /// returns (issue 30, bug 6).
-final class JoinCatchUpTests: XCTestCase {
+final class JoinCatchUpTests: ResourceCheckedTestCase {
     /// A source that replays on subscribing, seen through the operations the tests need.
     struct Source: @unchecked Sendable {
         // Safety: the closures call thread-safe sources (a property, a subject).
