@@ -479,10 +479,9 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// `sideEffect` it returns runs before the batch's outputs when this thread delivers them now (the gate
     /// was idle), else on this thread right after submitting.
     private func submitExecution(_ decide: (_ deliveredHere: Bool) -> Decision) {
-        let me = currentThreadID
         var runAfter: (() -> Void)?
         gate.submitEventInOrder {
-            batchLocked(me, decide, runAfter: &runAfter)
+            batchLocked(decide, runAfter: &runAfter)
         } perform: { [self] batch in
             for step in batch { perform(step) }
         }
@@ -492,25 +491,24 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// Submits a control step (an execution ending, a cancel, a setting), as ``submitExecution(_:)`` but
     /// never waiting for room in the backlog.
     private func submitControl(_ decide: (_ deliveredHere: Bool) -> Decision) {
-        let me = currentThreadID
         var runAfter: (() -> Void)?
         gate.submitInOrderWithoutWaiting {
-            batchLocked(me, decide, runAfter: &runAfter)
+            batchLocked(decide, runAfter: &runAfter)
         } perform: { [self] batch in
             for step in batch { perform(step) }
         }
         runAfter?()
     }
 
-    /// Called under the lock by thread `me`: the batch to submit for what `decide` returns — with its side
+    /// Called under the lock by the submitting thread: the batch to submit for what `decide` returns — with its side
     /// effect as the first step when the gate is idle (this thread delivers the batch now), else left in
     /// `runAfter`.
     private func batchLocked(
-        _ me: UInt, _ decide: (_ deliveredHere: Bool) -> Decision, runAfter: inout (() -> Void)?
+        _ decide: (_ deliveredHere: Bool) -> Decision, runAfter: inout (() -> Void)?
     ) -> [CommandStep<Output, Failure>]? {
-        let state = gate.word.load(ordering: .relaxed)
-        guard let decision = decide(state == 0 || state & ~1 == me) else { return nil }
-        if state == 0, let effect = decision.sideEffect { return [.start(effect)] + decision.steps }
+        let delivery = gate.orderedSubmissionDeliveryLocked()
+        guard let decision = decide(delivery != .byAnotherThread) else { return nil }
+        if delivery == .now, let effect = decision.sideEffect { return [.start(effect)] + decision.steps }
         runAfter = decision.sideEffect
         return decision.steps.isEmpty ? nil : decision.steps
     }

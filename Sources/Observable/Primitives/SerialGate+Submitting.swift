@@ -139,6 +139,28 @@ extension SerialGate {
         submitOrdered(bounded: true, handOff: false, makeOperation, perform: perform)
     }
 
+    /// Who performs the operation an ordered submission is making — for its `makeOperation` closure (called
+    /// under `lock`), which may decide by it.
+    package enum OrderedSubmissionDelivery {
+        /// The gate is idle: the calling thread takes it and performs the operation before its submission
+        /// returns.
+        case now
+        /// The calling thread owns the gate (a submission from inside an operation): it performs the
+        /// operation after the current one, behind what was queued before it.
+        case afterTheCurrentOperation
+        /// Another thread owns the gate (or it was handed over to the parked senders): that thread
+        /// performs it.
+        case byAnotherThread
+    }
+
+    /// Called from an ordered submission's `makeOperation` (under `lock`, where no other submitter can
+    /// take or queue anything): who will perform the operation it is making.
+    package final func orderedSubmissionDeliveryLocked() -> OrderedSubmissionDelivery {
+        let state = word.load(ordering: .relaxed)
+        if state == 0 { return .now }
+        return state & ~1 == currentThreadID ? .afterTheCurrentOperation : .byAnotherThread
+    }
+
     /// Submits, in lock order, an operation that must never park: as
     /// ``submitEventInOrder(_:perform:)``, but queued past the bound when the backlog is full. For a
     /// submission made where parking could deadlock or has been done already — the end of a source (from

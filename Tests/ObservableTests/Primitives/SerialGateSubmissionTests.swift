@@ -247,6 +247,30 @@ final class SerialGateSubmissionTests: XCTestCase {
         XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed), 0, "idle again")
     }
 
+    func testAnOrderedSubmissionLearnsWhoWillPerformTheOperationItIsMaking() {
+        // Idle: the submitter performs it now; from inside an operation: after it; while another thread owns
+        // the gate: that thread.
+        let recorder = Recorder()
+        let seen = Locked<[String]>([])
+        @Sendable func submit(_ op: Int) {
+            recorder.gate.submitEventInOrder {
+                seen.mutate { $0.append("\(op): \(recorder.gate.orderedSubmissionDeliveryLocked())") }
+                return op
+            } perform: { op in
+                recorder.perform(op)
+                if op == 0 { submit(1) }
+            }
+        }
+        let run = Interleaving()
+        let a = run.spawn("A") { submit(0) }
+        let b = run.spawn("B") { submit(2) }
+        XCTAssertEqual(run.step(a), .ready("op 0"))
+        XCTAssertEqual(run.step(b), .finished)
+        run.finish()
+        XCTAssertEqual(seen.value, ["0: now", "2: byAnotherThread", "1: afterTheCurrentOperation"])
+        XCTAssertEqual(recorder.performed, [0, 2, 1])
+    }
+
     // MARK: Waiting for room before submitting
 
     /// `MutableProperty.modify`'s protocol: wait for room under the lock, then take what the owner may wait
