@@ -78,7 +78,11 @@ final class SerialGateInterleavingTests: XCTestCase {
         /// Bookkeeping that cannot be done in place: on an idle gate the caller performs it as the owner,
         /// and hands a flood over after one batch.
         func submitBookkeepingInOrder(_ op: Int) {
-            gate.submitBookkeepingInOrder(op) { _ in false } perform: { self.perform($0) }
+            gate.submitBookkeepingInOrder(op) { _ in
+                false
+            } perform: {
+                self.perform($0)
+            }
         }
 
         func submitInOrderWithoutWaiting(_ op: Int?) {
