@@ -51,7 +51,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// only by the gate's owner.
     @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
     /// How many subscribers are catching up (see ``JoinCatchUp``); changed under `lock`. While it is 0 the
-    /// owner calls every entry without looking for a catch-up.
+    /// owner calls every entry without looking for a catch-up. Decremented (releasing) after the joiner's
+    /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
+    /// callback.
     @usableFromInline let catchUps = Atomic<Int>(0)
     /// The thread running a `modify` closure (its ``currentThreadID``), or 0: other writers wait while it
     /// is set. Bit 0 is set when a writer may be parked waiting for it: the `modify` that clears the word
@@ -193,7 +195,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         case .set(let newValue, let seen):
             // Subscribers that joined before this value was set and are not taken in yet: take them in.
             if seen > takenJoins { takeJoins() }
-            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .relaxed) == 0) {
+            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
                 // `perform` never nests (reentrant operations are queued), so `entries` can't change here.
                 var index = 0
                 while index < entries.count {
@@ -241,7 +243,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// Appends `event` to the backlog of `entry`'s catch-up, if it is catching up; returns whether it did.
     @inlinable
     func handOver(_ event: Event<Value, Never>, to entry: MutablePropertyEntry<Value>) -> Bool {
-        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        if catchUps.load(ordering: .acquiring) == 0 { return false }
         lock.lock()
         guard let catchUp = entry.catchUp else {
             lock.unlock()
@@ -304,7 +306,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             isDisposed: { entry.disposed.load(ordering: .relaxed) },
             unlink: {
                 entry.catchUp = nil
-                catchUps.wrappingSubtract(1, ordering: .relaxed)
+                catchUps.wrappingSubtract(1, ordering: .releasing)
             },
             end: { entry.lifetime.dispose() })
     }

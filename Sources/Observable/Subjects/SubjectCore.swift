@@ -78,6 +78,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var catchingUp:
         [(entry: ObjectIdentifier, catchUp: JoinCatchUp<Value, Failure>)] = []
     /// `catchingUp.count`, changed under `lock`: while it is 0 the owner calls every entry without looking.
+    /// Decremented (releasing) after the joiner's last callback; the owner loads it acquiring, so a call it
+    /// makes after reading 0 comes after that callback.
     @usableFromInline let catchUps = Atomic<Int>(0)
 
     /// Takes a subscription this subject is the subscriber of (see ``subscriptions``).
@@ -260,7 +262,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             if let index = self.catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
                 self.catchingUp.remove(at: index)
             }
-            self.catchUps.wrappingSubtract(1, ordering: .relaxed)
+            self.catchUps.wrappingSubtract(1, ordering: .releasing)
         }
         let end = { entry.finish() }
         if let terminal {
@@ -285,7 +287,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// `event` to its backlog; returns whether it did.
     @inlinable
     func handOver(_ event: Event<Value, Failure>, to entry: SubjectEntry<Value, Failure>) -> Bool {
-        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        if catchUps.load(ordering: .acquiring) == 0 { return false }
         lock.lock()
         guard let catchUp = catchUp(of: entry) else {
             lock.unlock()
@@ -300,7 +302,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// is catching up: it ends after its backlog; returns whether it will.
     @inlinable
     func handOverEnd(to entry: SubjectEntry<Value, Failure>) -> Bool {
-        if catchUps.load(ordering: .relaxed) == 0 { return false }
+        if catchUps.load(ordering: .acquiring) == 0 { return false }
         lock.lock()
         guard let catchUp = catchUp(of: entry) else {
             lock.unlock()
@@ -480,7 +482,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // the owner took the batch, so before it takes the joins.
             if seen > takenJoins { takeJoins() }
             let snapshot = entries
-            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .relaxed) == 0) {
+            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
                 // Every subscriber joined before this value was sent.
                 if _isPOD(Value.self) {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
@@ -511,7 +513,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             entries = []
             entryJoins = []
             // A subscriber catching up receives the event from its backlog and ends its subscription itself.
-            if catchUps.load(ordering: .relaxed) != 0 { snapshot.removeAll { handOver(event, to: $0) } }
+            if catchUps.load(ordering: .acquiring) != 0 { snapshot.removeAll { handOver(event, to: $0) } }
             for entry in snapshot { call(entry, event) }
             exitCallback()
             for entry in snapshot { entry.finish() }
