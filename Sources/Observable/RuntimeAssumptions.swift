@@ -20,7 +20,8 @@ import TetherShims
 /// - An optimizer promise (``CompositeDisposable``'s slow paths, at the end of this file): `@_effects`
 ///   declares that they do not let `self` escape. It is not a property of the runtime but of the code,
 ///   so no self-test can check it: it holds because those bodies use the object's address only as a
-///   number (a parking key), and it must be removed if they ever keep `self`.
+///   number (a parking key) and call only ``OwnerWord`` methods, which keep nothing; it must be removed if
+///   they ever keep `self`.
 package enum RuntimeAssumptions {
     // MARK: Object queries
 
@@ -166,11 +167,12 @@ package final class UnownedPin {
 
 extension CompositeDisposable {
     // Out of line and declared `notEscaping`: these slow paths use this object's address as a number (the
-    // key waiters park on) and keep nothing. Without the declaration the optimizer must assume that `self`
-    // escapes from every `dispose()`, and a subscription's lifetime that never leaves its subscriber (a
-    // cold signal subscribed for its values only) could not be allocated on the stack. Keep the bodies
-    // to integer keys and non-escaping closures: storing `self` (or a closure capturing it) anywhere
-    // would make the promise false, and a stack-allocated lifetime would then be used after its frame.
+    // key waiters park on) and keep nothing; the `OwnerWord` methods they call keep nothing either.
+    // Without the declaration the optimizer must assume that `self` escapes from every `dispose()`, and a
+    // subscription's lifetime that never leaves its subscriber (a cold signal subscribed for its values
+    // only) could not be allocated on the stack. Keep the bodies to integer keys, non-escaping closures and
+    // `OwnerWord` calls: storing `self` (or a closure capturing it) anywhere would make the promise false,
+    // and a stack-allocated lifetime would then be used after its frame.
 
     /// Wakes the threads waiting in a second `dispose()`.
     // (swift-format would rewrite the attribute below as `notEscapingself.**`.)
@@ -179,7 +181,7 @@ extension CompositeDisposable {
     @_effects(notEscaping self.**)
     @inline(never)
     func wakeWaitingDisposers() {
-        ParkingLot.unparkAll(parkingAddress(of: self))
+        keyOrDisposer.wakeAll(parkedAt: parkingAddress(of: self))
     }
 
     /// The waiting half of ``waitForDisposer(_:)``: parks until the first disposer has finished, unless
@@ -190,24 +192,7 @@ extension CompositeDisposable {
     @_effects(notEscaping self.**)
     @inline(never)
     func waitForDisposerSlow(_ disposer: UInt) {
-        // Flag the wait (bit 0), unless the first disposer finished meanwhile.
-        var word = keyOrDisposer.load(ordering: .relaxed)
-        while word != 0 && word & 1 == 0 {
-            let (exchanged, original) = keyOrDisposer.compareExchange(
-                expected: word, desired: word | 1, ordering: .acquiringAndReleasing)
-            if exchanged { break }
-            word = original
-        }
-        if word == 0 { return }
-        let address = parkingAddress(of: self)
-        guard
-            let wait = WaitGraph.shared.begin(waitingFor: disposer, breakable: true, parkingAddress: address)
-        else { return }
-        defer { WaitGraph.shared.end(wait) }
-        while keyOrDisposer.load(ordering: .acquiring) != 0, !wait.isBroken {
-            ParkingLot.park(on: address) {
-                keyOrDisposer.load(ordering: .relaxed) != 0 && !wait.isBroken
-            }
-        }
+        // A breakable wait (registered in WaitGraph): it returns early rather than close a cycle of waits.
+        keyOrDisposer.waitUntilReleased(by: disposer, parkingAt: parkingAddress(of: self))
     }
 }

@@ -61,10 +61,11 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Set when disposal starts if at most one child was ever added (no key but 0 was handed out): see
     /// ``renewIfFinished()``. (In the byte after `pruneShift`, which the layout left free.)
     @usableFromInline @exclusivity(unchecked) var heldOneChildAtMost = false
-    /// Before disposal (guarded by `lock`): the key of the next child. From disposal on: the thread disposing
-    /// the children (0: none, or finished); bit 0 is set when another thread waits for it to finish. One word
-    /// for both, since no key is handed out once the composite is disposed.
-    @usableFromInline let keyOrDisposer = Atomic<UInt>(0)
+    /// Before disposal (guarded by `lock`, in its raw ``OwnerWord/word``): the key of the next child. From
+    /// disposal on: the owner word of the thread disposing the children (free: none, or finished), which a
+    /// second `dispose()` waits on. One word for both, since no key is handed out once the composite is
+    /// disposed, and nobody waits on it before.
+    @usableFromInline let keyOrDisposer = OwnerWord()
     /// The first child added, when it is a closure (key 0), inline: most composites hold one or two children,
     /// and a subscription's lifetime usually holds one closure.
     @usableFromInline @exclusivity(unchecked) var firstAction: (() -> Void)?
@@ -173,8 +174,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             child.dispose()
             return nil
         }
-        let key = keyOrDisposer.load(ordering: .relaxed)
-        keyOrDisposer.store(key &+ 1, ordering: .relaxed)
+        let key = keyOrDisposer.word.load(ordering: .relaxed)
+        keyOrDisposer.word.store(key &+ 1, ordering: .relaxed)
         if key == 0, case .action(let action) = child {
             firstAction = action
         } else {
@@ -197,8 +198,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             child.dispose()
             return nil
         }
-        let key = keyOrDisposer.load(ordering: .relaxed)
-        keyOrDisposer.store(key &+ 1, ordering: .relaxed)
+        let key = keyOrDisposer.word.load(ordering: .relaxed)
+        keyOrDisposer.word.store(key &+ 1, ordering: .relaxed)
         if key == 0 {
             firstAction = { child.dispose() }
         } else {
@@ -285,22 +286,24 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             return
         }
         disposedFlag.store(true, ordering: .releasing)
-        heldOneChildAtMost = keyOrDisposer.load(ordering: .relaxed) <= 1
+        heldOneChildAtMost = keyOrDisposer.word.load(ordering: .relaxed) <= 1
         let head = firstAction
         let tail = rest
         if head == nil && tail.isEmpty {
             // Nothing to dispose: nothing for a second disposer to wait for.
-            keyOrDisposer.store(0, ordering: .relaxed)
+            keyOrDisposer.word.store(0, ordering: .relaxed)
             lock.unlock()
             return
         }
-        keyOrDisposer.store(currentThreadID, ordering: .relaxed)
+        // The key counter becomes the disposer's owner word: under the lock, before any second disposer
+        // can read it.
+        keyOrDisposer.acquireUnconditionally(by: currentThreadID)
         firstAction = nil
         rest = []
         lock.unlock()
         head?()
         for entry in tail { entry.child.dispose() }
-        if keyOrDisposer.exchange(0, ordering: .acquiringAndReleasing) & 1 != 0 {
+        if keyOrDisposer.release() {
             wakeWaitingDisposers()
         }
     }
@@ -315,7 +318,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     package func renewIfFinished() -> Bool {
         guard disposedFlag.load(ordering: .acquiring), heldOneChildAtMost,
-            keyOrDisposer.load(ordering: .acquiring) == 0
+            !keyOrDisposer.isOwned
         else { return false }
         heldOneChildAtMost = false
         pruneShift = 0
@@ -326,7 +329,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
     @inlinable
     func waitForDisposer(_ me: UInt) {
-        let disposer = keyOrDisposer.load(ordering: .acquiring) & ~1
+        let disposer = keyOrDisposer.owner
         if disposer == 0 || disposer == me { return }
         waitForDisposerSlow(disposer)
     }

@@ -55,10 +55,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
     /// callback.
     @usableFromInline let catchUps = Atomic<Int>(0)
-    /// The thread running a `modify` closure (its ``currentThreadID``), or 0: other writers wait while it
-    /// is set. Bit 0 is set when a writer may be parked waiting for it: the `modify` that clears the word
-    /// then wakes one (see ``waitForModify()``).
-    @usableFromInline let modifier = Atomic<UInt>(0)
+    /// The thread running a `modify` closure, or none: other writers wait while it is set, parked on
+    /// ``writersAddress``, and the `modify` that releases it wakes one of them (see ``waitForModify()``).
+    @usableFromInline let modifier = OwnerWord()
 
     @usableFromInline
     init(_ value: Value) {
@@ -72,7 +71,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @inlinable
     func checkNotModifying(_ me: UInt) {
-        if modifier.load(ordering: .relaxed) & ~1 == me {
+        if modifier.isOwned(by: me) {
             preconditionFailure(
                 "MutableProperty: the property was accessed from inside its own modify closure "
                     + "(a programmer error: the closure receives the value inout; use that).")
@@ -95,10 +94,10 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         var oldValue: Value?
         var modifying = false
         repeat {
-            if modifier.load(ordering: .acquiring) != 0, waitForModify() {
+            if modifier.isOwned, waitForModify() {
                 // Woken by the `modify` that ended, which wakes one writer: a set does not take the
                 // modifier's place, so it passes the wake on to the next writer parked behind it.
-                ParkingLot.unparkOne(writersAddress)
+                modifier.wakeOne(parkedAt: writersAddress)
             }
             // The closures reach `self` through an unretained reference: capturing `self` would make every
             // set retain and release the storage (two atomic operations on a line all writers share).
@@ -106,7 +105,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             submitEventInOrder {
                 storage._withUnsafeGuaranteedRef { storage in
                     // A `modify` started meanwhile: wait for it, so that its read-modify-write stays atomic.
-                    modifying = storage.modifier.load(ordering: .relaxed) != 0
+                    modifying = storage.modifier.isOwnedRelaxed
                     if modifying { return nil }
                     // The old value is released after the lock (its deinit is user code).
                     oldValue = storage.value
@@ -126,16 +125,16 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         checkNotModifying(me)
         // A writer that parked takes the modifier with the waiters bit set: other writers may still be
         // parked behind it, and its own end must wake the next one.
-        var desired = me
+        var woken = false
         lock.lock()
         while true {
             // Room in the backlog is waited for here, before taking the modifier: the store at the end
             // must not wait for it while holding the modifier, since the thread that makes room (the
             // gate's owner) may be waiting for the modifier itself — a set from inside an observer.
             waitForRoomInOrder { self.perform($0) }
-            if modifier.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged { break }
+            if modifier.tryAcquire(by: me, markingWaiters: woken) { break }
             lock.unlock()
-            if waitForModify() { desired = me | 1 }
+            if waitForModify() { woken = true }
             lock.lock()
         }
         var copy = value
@@ -147,8 +146,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 oldValue = value
                 value = copy
                 // Wake the next writer now, not after this thread's delivery (which may take a while).
-                if modifier.exchange(0, ordering: .releasing) & 1 != 0 {
-                    ParkingLot.unparkOne(writersAddress)
+                if modifier.release() {
+                    modifier.wakeOne(parkedAt: writersAddress)
                 }
                 return .set(copy, seen: joins)
             } perform: {
@@ -164,29 +163,11 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// ending `modify` wakes, so it must take the modifier with the waiters bit set or pass the wake on.
     ///
     /// One writer is woken per `modify` that ends, not all of them: with more writers than cores, waking
-    /// every parked writer at each step made them fight for the processor and turned each step into
-    /// several context switches (a convoy seen with 8 writers, 4 churning observers and 2 busy processes
-    /// on 2 cores).
+    /// every parked writer at each step makes them fight for the processor and turns each step into
+    /// several context switches (a convoy).
     @usableFromInline
     func waitForModify() -> Bool {
-        for _ in 0..<16 {
-            if modifier.load(ordering: .acquiring) == 0 { return false }
-        }
-        while true {
-            let current = modifier.load(ordering: .acquiring)
-            if current == 0 { return false }
-            if current & 1 == 0,
-                !modifier.compareExchange(expected: current, desired: current | 1, ordering: .relaxed).exchanged
-            {
-                continue
-            }
-            var parked = false
-            ParkingLot.park(on: writersAddress) {
-                parked = modifier.load(ordering: .relaxed) & 1 != 0
-                return parked
-            }
-            if parked { return true }
-        }
+        modifier.waitUntilReleased(parkingAt: writersAddress, spinning: 16)
     }
 
     @inlinable
