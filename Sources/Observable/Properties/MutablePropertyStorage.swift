@@ -31,6 +31,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         /// A new value, and the joins it comes after (`joins` when it was set).
         case set(Value, seen: UInt)
         case remove(MutablePropertyEntry<Value>)
+        /// A subscriber that fell behind while catching up: the owner delivers its backlog (see
+        /// ``JoinCatchUp``).
+        case flush(MutablePropertyEntry<Value>)
         case finish
     }
 
@@ -189,6 +192,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             exitCallback()
         case .remove(let entry):
             removeEntry(entry)
+        case .flush(let entry):
+            flush(entry)
         case .finish:
             // `finished` was set under the lock with this operation: nobody joins after it.
             takeJoins()
@@ -219,6 +224,31 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             }
             index += 1
         }
+    }
+
+    /// Performs the `flush` a joiner that fell behind queued: delivers its backlog to `entry` as the owner,
+    /// and from now on calls it directly.
+    @usableFromInline
+    func flush(_ entry: MutablePropertyEntry<Value>) {
+        lock.lock()
+        guard let catchUp = entry.catchUp else {
+            lock.unlock()
+            return
+        }
+        let (events, _) = catchUp.takeOver()
+        entry.catchUp = nil
+        catchUps.wrappingSubtract(1, ordering: .releasing)
+        lock.unlock()
+        var ended = false
+        for event in events {
+            call(entry, event)
+            if event.isTerminal {
+                ended = true
+                break
+            }
+        }
+        exitCallback()
+        if ended { entry.lifetime.dispose() }
     }
 
     /// Appends `event` to the backlog of `entry`'s catch-up, if it is catching up; returns whether it did.
@@ -285,6 +315,18 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         catchUp.run(
             initial: CollectionOfOne(.next(initial)), sink: entry.sink, lock: lock,
             isDisposed: { entry.disposed.load(ordering: .relaxed) },
+            giveToOwner: {
+                var queued = false
+                submitInOrderWithoutWaiting {
+                    // Only to another thread delivering a flood; never taking the gate (see `JoinCatchUp`).
+                    guard orderedSubmissionDeliveryLocked() == .byAnotherThread else { return nil }
+                    queued = true
+                    return .flush(entry)
+                } perform: {
+                    self.perform($0)
+                }
+                return queued
+            },
             unlink: {
                 entry.catchUp = nil
                 catchUps.wrappingSubtract(1, ordering: .releasing)

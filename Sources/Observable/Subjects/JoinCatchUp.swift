@@ -23,6 +23,15 @@ import Synchronization
 /// in ``waitForJoiner()`` for the joiner's callback in flight, then waits for the source's owner as
 /// usual.
 ///
+/// **Falling behind.** A joiner slower than the flood the owner delivers would never catch up, and its
+/// backlog would grow without bound. So when ``backlogLimit`` events were handed over while it delivered,
+/// the joiner gives up — if another thread owns the source's gate (a flood is being delivered): it puts
+/// back what it has not delivered, queues an operation that makes the owner deliver the backlog and
+/// unlink the catch-up (`flush`, in order with the events: everything performed before it is in the
+/// backlog), and returns; the owner then calls the subscriber at the subscriber's pace, and the gate's
+/// bounded backlog holds the senders back as for any slow subscriber. (When the gate is idle or the
+/// joiner's own, nobody else adds to the backlog, and the joiner goes on.)
+///
 /// **The end.** A terminal event in the backlog is delivered by the joiner, which then ends the subscription
 /// itself; so does a source that went away (``handOverEnd()``), after the backlog. The owner, which may be
 /// running other subscribers' callbacks, never waits for a joiner.
@@ -35,6 +44,14 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     /// Set by the owner when the source went away: after the backlog, the subscription ends without a
     /// terminal event. Guarded by the source's lock.
     @usableFromInline @exclusivity(unchecked) var endsAfterBacklog = false
+    /// How many events were handed over since the joiner last took the backlog: written under the
+    /// source's lock, read by the joiner between its callbacks without it.
+    @usableFromInline let handedOver = Atomic<Int>(0)
+
+    /// How many events may be handed over while the joiner delivers before it gives the catch-up to the
+    /// owner (the gate's bound on its own backlog).
+    @inlinable
+    static var backlogLimit: Int { SerialGate<Void>.backlogLimit }
     /// The joining thread while it catches up (its ``currentThreadID``); 0 once it is done.
     @usableFromInline let joiner: Atomic<UInt>
     @usableFromInline let rendezvous = CallbackRendezvous()
@@ -52,6 +69,16 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     func handOver(_ event: Event<Value, Failure>) {
         backlog.append(event)
+        handedOver.store(handedOver.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+
+    /// Called by the owner under the source's lock when it performs the `flush` the joiner queued: takes
+    /// the backlog (to deliver it), and whether the subscription ends after it (the source went away).
+    @inlinable
+    func takeOver() -> (backlog: [Event<Value, Failure>], ends: Bool) {
+        let taken = backlog
+        backlog = []
+        return (taken, endsAfterBacklog)
     }
 
     /// Called by the owner, under the source's lock, when the source went away: the subscription ends
@@ -68,15 +95,35 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     /// subscription) and delivers nothing more; after finding the subscription disposed it delivers
     /// nothing more.
     ///
+    /// When it falls behind (see "Falling behind" in the type's notes) it calls `giveToOwner` outside the
+    /// lock, which queues the source's `flush` for this subscriber when another thread owns the gate, and
+    /// returns whether it did; then the catch-up stays linked for the owner, and `run` returns.
+    ///
     /// `isDisposed` reads the subscription's disposed flag (at each callback boundary).
     @inlinable
     func run(
         initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, lock: borrowing Lock,
-        isDisposed: () -> Bool, unlink: () -> Void, end: () -> Void
+        isDisposed: () -> Bool, giveToOwner: () -> Bool, unlink: () -> Void, end: () -> Void
     ) {
         var outcome = deliver(initial, sink: sink, isDisposed: isDisposed)
         while true {
+            var fellBehind = false
             lock.lock()
+            if case .behind(let undelivered) = outcome {
+                backlog = undelivered + backlog
+                fellBehind = true
+            }
+            // Behind: while delivering, or in what was handed over meanwhile.
+            if fellBehind || (outcome == .caughtUp && backlog.count >= Self.backlogLimit) {
+                lock.unlock()
+                if giveToOwner() {
+                    outcome = .behind([])
+                    break
+                }
+                // Nobody else delivers: go on (the next check counts only what is handed over from now).
+                lock.lock()
+                outcome = .caughtUp
+            }
             if outcome != .caughtUp || backlog.isEmpty {
                 if outcome == .caughtUp && endsAfterBacklog { outcome = .ended }
                 let rest = backlog
@@ -88,6 +135,7 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
             }
             let batch = backlog
             backlog = []
+            handedOver.store(0, ordering: .relaxed)
             lock.unlock()
             outcome = deliver(batch, sink: sink, isDisposed: isDisposed)
         }
@@ -98,27 +146,43 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
 
     /// How a run of ``deliver(_:sink:isDisposed:)`` ended.
     @usableFromInline
-    enum Outcome {
+    enum Outcome: Equatable {
         /// Every event was delivered; more may come.
         case caughtUp
         /// A terminal event was delivered (or the source went away).
         case ended
         /// The subscription was found disposed: nothing more is delivered.
         case disposed
+        /// ``backlogLimit`` events were handed over meanwhile; these were not delivered yet.
+        case behind([Event<Value, Failure>])
+
+        @inlinable
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            switch (lhs, rhs) {
+            case (.caughtUp, .caughtUp), (.ended, .ended), (.disposed, .disposed), (.behind, .behind): true
+            default: false
+            }
+        }
     }
 
-    /// Delivers `events` in order, unless the subscription turns out disposed.
+    /// Delivers `events` in order, unless the subscription turns out disposed or the joiner falls behind.
     @inlinable
     func deliver(
         _ events: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, isDisposed: () -> Bool
     ) -> Outcome {
-        for event in events {
+        var index = events.startIndex
+        while index != events.endIndex {
             if isDisposed() {
                 rendezvous.acknowledgeDisposal(wakingAt: address)
                 return .disposed
             }
+            if handedOver.load(ordering: .relaxed) >= Self.backlogLimit {
+                return .behind(Array(events[index...]))
+            }
+            let event = events[index]
             sink.send(event)
             if event.isTerminal { return .ended }
+            events.formIndex(after: &index)
         }
         return .caughtUp
     }

@@ -150,7 +150,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         case .shutdown:
             shutdownSubmitted = true
             return op
-        case .add, .remove:
+        case .add, .remove, .flush:
             return op
         }
     }
@@ -258,22 +258,63 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         }
         lock.unlock()
         let isDisposed = { entry.disposed.load(ordering: .relaxed) }
-        let unlink = {
-            if let index = self.catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
-                self.catchingUp.remove(at: index)
+        let giveToOwner = {
+            var queued = false
+            self.submitInOrderWithoutWaiting {
+                // Only to another thread delivering a flood; never taking the gate (see `JoinCatchUp`).
+                guard self.orderedSubmissionDeliveryLocked() == .byAnotherThread else { return nil }
+                queued = true
+                return .flush(entry)
+            } perform: {
+                self.perform($0)
             }
-            self.catchUps.wrappingSubtract(1, ordering: .releasing)
+            return queued
         }
+        let unlink = { self.unlink(catchUp) }
         let end = { entry.finish() }
         if let terminal {
             let events = replay.map { Event<Value, Failure>.next($0) } + [terminal]
             catchUp.run(
-                initial: events, sink: entry.sink, lock: lock, isDisposed: isDisposed, unlink: unlink, end: end)
+                initial: events, sink: entry.sink, lock: lock, isDisposed: isDisposed, giveToOwner: giveToOwner,
+                unlink: unlink, end: end)
         } else {
             catchUp.run(
                 initial: replay.lazy.map { .next($0) }, sink: entry.sink, lock: lock, isDisposed: isDisposed,
-                unlink: unlink, end: end)
+                giveToOwner: giveToOwner, unlink: unlink, end: end)
         }
+    }
+
+    /// Ends `catchUp`'s link: the owner calls its subscriber from now on. Called under `lock`.
+    @inlinable
+    func unlink(_ catchUp: JoinCatchUp<Value, Failure>) {
+        if let index = catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
+            catchingUp.remove(at: index)
+        }
+        catchUps.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// Performs the `flush` a joiner that fell behind queued: delivers its backlog to `entry` as the owner,
+    /// and from now on calls it directly.
+    @usableFromInline
+    func flush(_ entry: SubjectEntry<Value, Failure>) {
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return
+        }
+        let (events, endsAfter) = catchUp.takeOver()
+        unlink(catchUp)
+        lock.unlock()
+        var ended = endsAfter
+        for event in events {
+            call(entry, event)
+            if event.isTerminal {
+                ended = true
+                break
+            }
+        }
+        exitCallback()
+        if ended { entry.finish() }
     }
 
     /// The catch-up of `entry`, if it is catching up. Called under `lock`.
@@ -460,6 +501,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             add(entry)
         case .remove(let entry):
             removeEntry(entry)
+        case .flush(let entry):
+            flush(entry)
         case .shutdown:
             if terminal != nil { return }
             isShutDown = true
@@ -561,6 +604,9 @@ enum SubjectOp<Value, Failure: Error> {
     case event(Event<Value, Failure>, seen: UInt)
     case add(SubjectEntry<Value, Failure>)
     case remove(SubjectEntry<Value, Failure>)
+    /// A subscriber that fell behind while catching up: the owner delivers its backlog (see
+    /// ``JoinCatchUp``).
+    case flush(SubjectEntry<Value, Failure>)
     case shutdown
 }
 
@@ -611,6 +657,7 @@ extension SubjectOp: CustomStringConvertible {
         case .event(let event, _): "event(\(event))"
         case .add: "add"
         case .remove: "remove"
+        case .flush: "flush"
         case .shutdown: "shutdown"
         }
     }

@@ -99,6 +99,68 @@ final class JoinCatchUpTests: ResourceCheckedTestCase {
         }
     }
 
+    /// A joiner that falls a backlog's worth of events behind a flood while it catches up gives the rest
+    /// to the thread delivering the flood, which calls it from then on (at its pace: the gate's bounded
+    /// backlog then holds the senders back), and its `subscribe` returns. Nothing is lost or reordered.
+    func testACatchingUpSubscriberThatFallsBehindAFloodIsHandedToTheDeliveringThread() {
+        let flood = SerialGate<Int>.backlogLimit + 10
+        let last = 1_000 + flood
+        for source in sources() {
+            let ownerInLastValue = DispatchSemaphore(value: 0)
+            let releaseOwner = DispatchSemaphore(value: 0)
+            // Holds the delivering thread inside the flood's last value: the gate stays owned meanwhile.
+            let other = source.signal().subscribe(next: { value in
+                guard value == last else { return }
+                ownerInLastValue.signal()
+                releaseOwner.wait()
+            })
+            let inFirstCallback = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let joinerThread = Atomic<UInt>(0)
+            let received = Locked<[(value: Int, onJoinerThread: Bool)]>([])
+            let receivedWhenSubscribeReturned = Locked<Int>(-1)
+            let subscription = Locked<(any Disposable)?>(nil)
+            let joiner = startThread {
+                joinerThread.store(currentThreadID, ordering: .relaxed)
+                var first = true
+                subscription.value = source.signal().subscribe(next: { value in
+                    received.mutate { $0.append((value, currentThreadID == joinerThread.load(ordering: .relaxed))) }
+                    if first {
+                        first = false
+                        inFirstCallback.signal()
+                        proceed.wait()
+                    }
+                })
+                receivedWhenSubscribeReturned.value = received.value.count
+            }
+            guard waitOrFail(inFirstCallback, within: 60, "\(source.name): the joiner's first callback") else {
+                proceed.signal()
+                return
+            }
+            let sender = startThread {
+                for value in 1_001...last { source.send(value) }
+            }
+            guard waitOrFail(ownerInLastValue, within: 60, "\(source.name): the flood") else {
+                proceed.signal()
+                releaseOwner.signal()
+                return
+            }
+            proceed.signal()
+            waitOrFail(joiner, within: 60, "\(source.name): the joiner's subscribe")
+            XCTAssertEqual(
+                receivedWhenSubscribeReturned.value, 1, "\(source.name): subscribe returned after its first event")
+            releaseOwner.signal()
+            waitOrFail(sender, within: 60, "\(source.name): the sender")
+            let events = received.value
+            XCTAssertEqual(events.map(\.value), source.initial + Array(1_001...last), source.name)
+            XCTAssertEqual(
+                events.dropFirst().filter(\.onJoinerThread).count, 0,
+                "\(source.name): the rest was delivered by the flood's thread")
+            subscription.value?.dispose()
+            other.dispose()
+        }
+    }
+
     /// After catching up, the subscriber is called by whichever thread delivers, as any other.
     func testACaughtUpSubscriberReceivesLaterValuesFromTheDeliveringThread() {
         for source in sources() {
