@@ -235,18 +235,11 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             lock.unlock()
             return
         }
-        let (events, _) = catchUp.takeOver()
+        let taken = catchUp.takeOver()
         entry.catchUp = nil
         catchUps.wrappingSubtract(1, ordering: .releasing)
         lock.unlock()
-        var ended = false
-        for event in events {
-            call(entry, event)
-            if event.isTerminal {
-                ended = true
-                break
-            }
-        }
+        let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
         exitCallback()
         if ended { entry.lifetime.dispose() }
     }

@@ -73,12 +73,28 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Called by the owner under the source's lock when it performs the `flush` the joiner queued: takes
-    /// the backlog (to deliver it), and whether the subscription ends after it (the source went away).
+    /// the backlog (to deliver with ``deliver(takenOver:through:)`` outside the lock), and whether the
+    /// subscription ends after it (the source went away).
     @inlinable
     func takeOver() -> (backlog: [Event<Value, Failure>], ends: Bool) {
         let taken = backlog
         backlog = []
         return (taken, endsAfterBacklog)
+    }
+
+    /// Called by the owner performing the `flush`, outside the lock: calls `call` with each event taken
+    /// over, in order, up to a terminal event (`call` is the source's fenced call of the subscriber);
+    /// returns whether the subscription is over — then the owner ends it.
+    @inlinable
+    static func deliver(
+        takenOver taken: (backlog: [Event<Value, Failure>], ends: Bool),
+        through call: (Event<Value, Failure>) -> Void
+    ) -> Bool {
+        for event in taken.backlog {
+            call(event)
+            if event.isTerminal { return true }
+        }
+        return taken.ends
     }
 
     /// Called by the owner, under the source's lock, when the source went away: the subscription ends

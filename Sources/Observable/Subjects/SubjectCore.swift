@@ -302,17 +302,10 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             lock.unlock()
             return
         }
-        let (events, endsAfter) = catchUp.takeOver()
+        let taken = catchUp.takeOver()
         unlink(catchUp)
         lock.unlock()
-        var ended = endsAfter
-        for event in events {
-            call(entry, event)
-            if event.isTerminal {
-                ended = true
-                break
-            }
-        }
+        let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
         exitCallback()
         if ended { entry.finish() }
     }
