@@ -29,15 +29,17 @@ import Synchronization
 /// back what it has not delivered, queues an operation that makes the owner deliver the backlog and
 /// unlink the catch-up (`flush`, in order with the events: everything performed before it is in the
 /// backlog), and returns; the owner then calls the subscriber at the subscriber's pace, and the gate's
-/// bounded backlog holds the senders back as for any slow subscriber. (When the gate is idle or the
-/// joiner's own, nobody else adds to the backlog, and the joiner goes on.)
+/// bounded backlog holds the senders back as for any slow subscriber. (When, at that moment, the gate is
+/// idle or the joiner's own, there is no deliverer to give it to: the joiner goes on, and looks again once
+/// another backlog's worth was handed over.)
 ///
 /// **The end.** A terminal event in the backlog is delivered by the joiner, which then ends the subscription
 /// itself; so does a source that went away (``handOverEnd()``), after the backlog. The owner, which may be
 /// running other subscribers' callbacks, never waits for a joiner.
 @usableFromInline
 final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
-    // Safety: `backlog` is guarded by the source's lock. `joiner` and `rendezvous` are atomics.
+    // Safety: `backlog` and `endsAfterBacklog` are guarded by the source's lock; `handedOver` is written
+    // under it. `joiner`, `handedOver` and `rendezvous` are atomics.
 
     /// Events the owner handed over while the joiner was catching up. Guarded by the source's lock.
     @usableFromInline @exclusivity(unchecked) var backlog: [Event<Value, Failure>] = []
