@@ -29,8 +29,7 @@ import Synchronization
 /// ``acquireUnconditionally(by:)``. No method keeps the word's address or a closure past the call, so a
 /// method of the object that holds the word may declare that it does not let that object escape.
 @usableFromInline
-package struct OwnerWord: ~Copyable, @unchecked Sendable {
-    // Safety: all state is one atomic word.
+package struct OwnerWord: ~Copyable, Sendable {
 
     /// The owner's ID with the waiters bit, or 0. Read and written directly only by a user that packs
     /// another meaning into it while the protocol is not running (see the type's rules).

@@ -39,7 +39,11 @@ import Synchronization
 @usableFromInline
 final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     // Safety: `backlog` and `endsAfterBacklog` are guarded by the source's lock; `handedOver` is written
-    // under it. `joiner`, `handedOver` and `rendezvous` are atomics.
+    // under it. `joiner`, `handedOver` and `rendezvous` are atomics. The events in `backlog` cross from the
+    // owner's thread to the joiner's only when the source itself is used from several threads, which the
+    // compiler allows only when its values are `Sendable` (the public sources are `Sendable` under that
+    // condition alone); the sink is called by one thread at a time (the joiner, then the owner after the
+    // catch-up is unlinked under the lock, or after the `flush`), as for any subscriber.
 
     /// Events the owner handed over while the joiner was catching up. Guarded by the source's lock.
     @usableFromInline @exclusivity(unchecked) var backlog: [Event<Value, Failure>] = []

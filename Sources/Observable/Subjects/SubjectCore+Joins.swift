@@ -1,0 +1,190 @@
+import Synchronization
+
+// How subscribers join a subject and leave it before the owner took them in: in place under the lock (a
+// plain subject), catching up on their own thread (a subject that replays, see `JoinCatchUp`), or through
+// the gate (a plain subject that ended). The notes are in `SubjectCore`'s ("Joins", "Subjects that replay").
+extension SubjectCore {
+    /// A plain subject that ended: the join delivers the terminal event (or ends the subscription) through
+    /// the gate, where nothing else is delivered any more. Out of line: a plain subject's join never builds
+    /// an operation (an unspecialized build fetches its type's metadata for that, under the runtime's lock).
+    @usableFromInline
+    func joinThroughGate(_ entry: SubjectEntry<Value, Failure>) {
+        let core = Unmanaged.passUnretained(self)
+        submitJoin(.add(entry)) { op in core._withUnsafeGuaranteedRef { $0.perform(op) } }
+    }
+
+    /// Joins a subject that replays (see "Subjects that replay" in the type's notes): reads the replay under
+    /// the lock, takes its place (unless the subject ended), then catches up on this thread.
+    @usableFromInline
+    func joinReplaying(_ entry: SubjectEntry<Value, Failure>) {
+        let catchUp = JoinCatchUp<Value, Failure>()
+        lock.lock()
+        let replay = buffer[bufferStart...]
+        let terminal = submittedTerminal
+        let ended = terminal != nil || shutdownSubmitted
+        catchingUp.append((ObjectIdentifier(entry), catchUp))
+        catchUps.wrappingAdd(1, ordering: .relaxed)
+        if ended {
+            // Nothing will be delivered after the replay but the terminal event, if any: no place to take.
+            catchUp.handOverEnd()
+        } else {
+            let index = joins.load(ordering: .relaxed) &+ 1
+            pending.append(entry)
+            pendingJoins.append(index)
+            joins.store(index, ordering: .releasing)
+        }
+        lock.unlock()
+        let isDisposed = { entry.disposed.load(ordering: .relaxed) }
+        let giveToOwner = {
+            var queued = false
+            self.submitInOrderWithoutWaiting {
+                // Only to another thread delivering a flood; never taking the gate (see `JoinCatchUp`).
+                guard self.orderedSubmissionDeliveryLocked() == .byAnotherThread else { return nil }
+                queued = true
+                return .flush(entry)
+            } perform: {
+                self.perform($0)
+            }
+            return queued
+        }
+        let unlink = { self.unlink(catchUp) }
+        let end = { entry.finish() }
+        if let terminal {
+            let events = replay.map { Event<Value, Failure>.next($0) } + [terminal]
+            catchUp.run(
+                initial: events, sink: entry.sink, lock: lock, isDisposed: isDisposed, giveToOwner: giveToOwner,
+                unlink: unlink, end: end)
+        } else {
+            catchUp.run(
+                initial: replay.lazy.map { .next($0) }, sink: entry.sink, lock: lock, isDisposed: isDisposed,
+                giveToOwner: giveToOwner, unlink: unlink, end: end)
+        }
+    }
+
+    /// Ends `catchUp`'s link: the owner calls its subscriber from now on. Called under `lock`.
+    @inlinable
+    func unlink(_ catchUp: JoinCatchUp<Value, Failure>) {
+        if let index = catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
+            catchingUp.remove(at: index)
+        }
+        catchUps.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// Performs the `flush` a joiner that fell behind queued: delivers its backlog to `entry` as the owner,
+    /// and from now on calls it directly.
+    @usableFromInline
+    func flush(_ entry: SubjectEntry<Value, Failure>) {
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return
+        }
+        let taken = catchUp.takeOver()
+        unlink(catchUp)
+        lock.unlock()
+        let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
+        exitCallback()
+        if ended { entry.finish() }
+    }
+
+    /// The catch-up of `entry`, if it is catching up. Called under `lock`.
+    @inlinable
+    func catchUp(of entry: SubjectEntry<Value, Failure>) -> JoinCatchUp<Value, Failure>? {
+        let id = ObjectIdentifier(entry)
+        return catchingUp.first(where: { $0.entry == id })?.catchUp
+    }
+
+    /// Called by the owner instead of calling `entry` with `event`, when `entry` is catching up: appends
+    /// `event` to its backlog; returns whether it did.
+    @inlinable
+    func handOver(_ event: Event<Value, Failure>, to entry: SubjectEntry<Value, Failure>) -> Bool {
+        if catchUps.load(ordering: .acquiring) == 0 { return false }
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return false
+        }
+        catchUp.handOver(event)
+        lock.unlock()
+        return true
+    }
+
+    /// Called by the owner instead of ending `entry`'s subscription (the subject went away), when `entry`
+    /// is catching up: it ends after its backlog; returns whether it will.
+    @inlinable
+    func handOverEnd(to entry: SubjectEntry<Value, Failure>) -> Bool {
+        if catchUps.load(ordering: .acquiring) == 0 { return false }
+        lock.lock()
+        guard let catchUp = catchUp(of: entry) else {
+            lock.unlock()
+            return false
+        }
+        catchUp.handOverEnd()
+        lock.unlock()
+        return true
+    }
+
+    /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
+    /// subject already performed its terminal event or shutdown, and the entry joins through the gate.
+    @inlinable
+    func joinInPlace(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        if joinsClosed {
+            lock.unlock()
+            return false
+        }
+        let index = joins.load(ordering: .relaxed) &+ 1
+        pending.append(entry)
+        pendingJoins.append(index)
+        joins.store(index, ordering: .releasing)
+        lock.unlock()
+        return true
+    }
+
+    /// Called by the owner: takes the subscribers that joined meanwhile into `entries`; with `close`, later
+    /// ones join through the gate (the terminal event or the shutdown is being performed).
+    @usableFromInline
+    func takeJoins(closing close: Bool = false) {
+        lock.lock()
+        if !pending.isEmpty {
+            entries.append(contentsOf: pending)
+            newestJoin = pendingJoins[pendingJoins.count - 1]
+            entryJoins.append(contentsOf: pendingJoins)
+            pending.removeAll(keepingCapacity: pending.capacity <= 64)
+            pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
+        }
+        takenJoins = joins.load(ordering: .relaxed)
+        if close { joinsClosed = true }
+        lock.unlock()
+    }
+
+    /// Takes `entry` out of `pending` if the owner has not taken it in yet; returns whether it did.
+    @inlinable
+    func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        let removed = removePendingLocked(entry)
+        lock.unlock()
+        return removed
+    }
+
+    /// ``removePending(_:)``, called under `lock`.
+    @inlinable
+    func removePendingLocked(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
+        pending.remove(at: index)
+        pendingJoins.remove(at: index)
+        return true
+    }
+
+    /// An ordered core's subscriber disposed: waits for a catch-up callback of it in flight, if it is
+    /// catching up; returns whether it was still in `pending` (then the owner never calls it).
+    @usableFromInline
+    func removeJoining(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+        lock.lock()
+        let catchUp = catchUp(of: entry)
+        let wasPending = removePendingLocked(entry)
+        lock.unlock()
+        catchUp?.waitForJoiner()
+        return wasPending
+    }
+}
