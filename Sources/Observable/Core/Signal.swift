@@ -355,6 +355,28 @@ extension Signal {
     }
 }
 
+extension Signal {
+    /// A signal of `root` that holds it weakly: a subscription made once `root` is gone completes at once;
+    /// otherwise `start` runs with it. For the signals of an object (`observe`, `deallocated`); `function`
+    /// and `file` name the public member for the debugging tools.
+    @inlinable
+    static func weaklyRooted<Root: AnyObject>(
+        at root: Root, function: StaticString = #function, file: StaticString = #fileID,
+        _ start: @escaping (Root, Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) -> Signal {
+        Signal(
+            function: function, file: file,
+            unsafeStart: { [weak root] sink, lifetime in
+                guard let root else {
+                    sink.send(.completed)
+                    lifetime.dispose()
+                    return
+                }
+                start(root, sink, lifetime)
+            })
+    }
+}
+
 extension Signal where Failure == Never {
     /// A signal that sends `value`, then completes; its failure type defaults to `Never`.
     ///

@@ -55,14 +55,9 @@ extension Observation.Observable where Self: AnyObject {
     /// ```
     /// Marble (sets of `score`): `0--10--20-` → `0--10--20-`
     public func observe<T>(_ keyPath: KeyPath<Self, T>) -> Signal<T, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            FrameworkObservation.start(root: self, keyPath: keyPath, sink: sink, lifetime: lifetime)
-        })
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            FrameworkObservation.start(root: root, keyPath: keyPath, sink: sink, lifetime: lifetime)
+        }
     }
 }
 
