@@ -61,6 +61,56 @@ extension Observation.Observable where Self: AnyObject {
     }
 }
 
+/// What both builds of ``FrameworkObservation`` share: the start of a subscription and its end. Each
+/// build declares the class, its state and how it tracks (`evaluate` and what runs on a change).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension FrameworkObservation {
+    enum Input {
+        case value(Value)
+        case ended
+    }
+
+    /// Evaluates the key path once under tracking and sends the value; when it reads no tracked
+    /// property, sends it and completes. Otherwise the subscription also ends when `root` deinitializes.
+    static func start(
+        root: Root, keyPath: KeyPath<Root, Value>, sink: Sink<Value, Never>, lifetime: CompositeDisposable
+    ) {
+        let observation = FrameworkObservation(root: root, keyPath: keyPath)
+        let mailbox = Mailbox<Input>(lifetime: lifetime) { input in
+            switch input {
+            case .value(let value):
+                sink.send(.next(value))
+            case .ended:
+                sink.send(.completed)
+                lifetime.dispose()
+            }
+        }
+        observation.mailbox = mailbox
+        let registrar = ObservationRegistrarLookup.registrar(of: root)
+        let erased: any FrameworkObservationCallbacks = observation
+        lifetime.add(AnyDisposable { erased.cancel() })
+
+        let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
+        guard tracked else {
+            ObservationWarning.keyPathObservesNothing(keyPath)
+            mailbox.post(.value(value))
+            mailbox.post(.ended)
+            return
+        }
+        if let registrar {
+            weak let ending: (any DeinitWatchCallback)? = observation
+            ObservableDeinitWatch.watch(root, registrar: registrar, key: observation.key) { ending?.end() }
+        } else {
+            ObservationWarning.noLifetimeStorage(Root.self)
+        }
+        mailbox.post(.value(value))
+    }
+
+    func end() {
+        mailbox?.post(.ended)
+    }
+}
+
 /// A key path of an `@Observable` object that no property uses: each Tether subscription gets its own
 /// (`\Root.[tetherSubscription: id]`), accesses it in every tracking it installs, and notifies it when
 /// it is disposed, which makes exactly its own registrations fire and remove themselves.

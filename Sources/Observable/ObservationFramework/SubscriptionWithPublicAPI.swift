@@ -22,11 +22,6 @@
         // Safety: `generation` and `closed` are only accessed under `lock`; the rest is immutable
         // after `start`; evaluations run on the main queue (after the first, on the subscribing
         // thread), and the mailbox serializes delivery.
-        enum Input {
-            case value(Value)
-            case ended
-        }
-
         weak var root: Root?
         let keyPath: KeyPath<Root, Value>
         /// The key path only this subscription observes.
@@ -41,40 +36,6 @@
             self.root = root
             self.keyPath = keyPath
             self.key = ObservationSubscriptionID.make(for: Root.self)
-        }
-
-        static func start(
-            root: Root, keyPath: KeyPath<Root, Value>, sink: Sink<Value, Never>, lifetime: CompositeDisposable
-        ) {
-            let observation = FrameworkObservation(root: root, keyPath: keyPath)
-            let mailbox = Mailbox<Input>(lifetime: lifetime) { input in
-                switch input {
-                case .value(let value):
-                    sink.send(.next(value))
-                case .ended:
-                    sink.send(.completed)
-                    lifetime.dispose()
-                }
-            }
-            observation.mailbox = mailbox
-            let registrar = ObservationRegistrarLookup.registrar(of: root)
-            let erased: any FrameworkObservationCallbacks = observation
-            lifetime.add(AnyDisposable { erased.cancel() })
-
-            let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
-            guard tracked else {
-                ObservationWarning.keyPathObservesNothing(keyPath)
-                mailbox.post(.value(value))
-                mailbox.post(.ended)
-                return
-            }
-            if let registrar {
-                weak let ending: (any DeinitWatchCallback)? = observation
-                ObservableDeinitWatch.watch(root, registrar: registrar, key: observation.key) { ending?.end() }
-            } else {
-                ObservationWarning.noLifetimeStorage(Root.self)
-            }
-            mailbox.post(.value(value))
         }
 
         /// Evaluates the key path under tracking; returns the value and (when `probe`) whether it read
@@ -117,10 +78,6 @@
             let registrar = ObservationRegistrarLookup.registrar(of: root)
             let (value, _) = evaluate(root: root, registrar: registrar)
             mailbox?.post(.value(value))
-        }
-
-        func end() {
-            mailbox?.post(.ended)
         }
 
         /// The subscription ended: make every registration of it fire and remove itself.
