@@ -68,25 +68,10 @@ extension Signal where Value == FileEvent, Failure == FileWatchError {
 
     private static func makeFileEvents(at path: String, coalescing: FileWatchCoalescing?) -> Signal {
         Signal { observer in
-            let target: WatchTarget
-            switch WatchTarget.resolve(path) {
-            case .success(let resolved): target = resolved
-            case .failure(let error):
-                observer.sendError(error)
-                return nil
-            }
-            let client = FileEventsClient(target: target, observer: observer, coalescing: coalescing)
-            switch Inotify.shared.watch(directory: target.directory, for: client) {
-            case .success(let watch):
-                return AnyDisposable {
-                    watch.dispose()
-                    client.drain?.dispose()
-                }
-            case .failure(let error):
-                client.drain?.dispose()
-                observer.sendError(error)
-                return nil
-            }
+            startWatch(
+                WatchTarget.resolve(path), observer: observer,
+                client: { FileEventsClient(target: $0, observer: observer, coalescing: coalescing) },
+                drain: { $0.drain })
         }
     }
 }
@@ -224,25 +209,44 @@ private func watchValue<Value: Equatable & Sendable>(
     coalescing: FileWatchCoalescing?, read: @escaping @Sendable () -> WatchedRead<Value>,
     isRelevant: @escaping @Sendable (InotifyNotice, WatchTarget) -> Bool
 ) -> (any Disposable)? {
+    startWatch(
+        WatchTarget.resolve(path, requireDirectory: requireDirectory, requireFile: !requireDirectory),
+        observer: observer,
+        client: {
+            WatchedValueClient(
+                target: $0, observer: observer, coalescing: coalescing, read: read, isRelevant: isRelevant)
+        },
+        drain: { $0.drain },
+        // The watch is in place before the first read: no change after it goes unseen.
+        whenWatching: { $0.drain.drainNow() })
+}
+
+/// Starts a watch of a resolved path for the client `client` makes: a path that did not resolve, or a
+/// watch the kernel refuses, is sent as the error (and stops the client's drain). Disposing removes the
+/// watch and stops the drain. `whenWatching` runs once the watch is in place.
+private func startWatch<Value, Client: InotifyClient>(
+    _ resolution: Result<WatchTarget, FileWatchError>, observer: Observer<Value, FileWatchError>,
+    client makeClient: (WatchTarget) -> Client, drain: (Client) -> WatchDrain?,
+    whenWatching: (Client) -> Void = { _ in }
+) -> (any Disposable)? {
     let target: WatchTarget
-    switch WatchTarget.resolve(path, requireDirectory: requireDirectory, requireFile: !requireDirectory) {
+    switch resolution {
     case .success(let resolved): target = resolved
     case .failure(let error):
         observer.sendError(error)
         return nil
     }
-    let client = WatchedValueClient(
-        target: target, observer: observer, coalescing: coalescing, read: read, isRelevant: isRelevant)
+    let client = makeClient(target)
+    let drain = drain(client)
     switch Inotify.shared.watch(directory: target.directory, for: client) {
     case .success(let watch):
-        // The watch is in place before the first read: no change after it goes unseen.
-        client.drain.drainNow()
+        whenWatching(client)
         return AnyDisposable {
             watch.dispose()
-            client.drain.dispose()
+            drain?.dispose()
         }
     case .failure(let error):
-        client.drain.dispose()
+        drain?.dispose()
         observer.sendError(error)
         return nil
     }

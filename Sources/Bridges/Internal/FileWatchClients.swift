@@ -155,7 +155,6 @@ final class FileEventsClient: InotifyClient, @unchecked Sendable {
     private let lock = Lock()
     private var batch: [FileEvent] = []
     private var terminal: Event<FileEvent, FileWatchError>?
-    /// Present with coalescing.
     /// Present with coalescing (its work holds the client until it is disposed).
     let drain: WatchDrain?
 

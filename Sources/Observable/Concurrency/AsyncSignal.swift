@@ -177,9 +177,8 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
 
     private let lock = Lock()
     private let policy: SignalBufferingPolicy
-    /// Buffered values from `head` on (the prefix was consumed; compacted now and then).
-    private var buffer: [Value] = []
-    private var head = 0
+    /// Buffered values, oldest first.
+    private var buffer = FIFOBuffer<Value>()
     /// A terminal event that arrived while values were still buffered.
     private var terminal: Result<Value?, Failure>?
     /// The consumer waiting for a value (only while the buffer is empty).
@@ -199,32 +198,16 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
         lock.withLock { self.lifetime = lifetime }
     }
 
-    private var bufferedCount: Int { buffer.count - head }
-
-    /// Called with `lock` held.
-    private func popFirst() -> Value {
-        let value = buffer[head]
-        head += 1
-        if head == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= buffer.count {
-            buffer.removeFirst(head)
-            head = 0
-        }
-        return value
-    }
-
     /// Called with `lock` held, buffer not full per the policy's own rule.
     private func append(_ value: Value) {
         switch policy {
         case .unbounded:
             buffer.append(value)
         case .bufferingOldest(let limit):
-            if bufferedCount < limit { buffer.append(value) }
+            if buffer.count < limit { buffer.append(value) }
         case .bufferingNewest(let limit):
             guard limit > 0 else { return }
-            if bufferedCount >= limit { _ = popFirst() }
+            if buffer.count >= limit { _ = buffer.removeFirst() }
             buffer.append(value)
         }
     }
@@ -260,15 +243,14 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
     /// Called with `lock` held: the consumer will receive nothing more.
     private func end() {
         finished = true
-        buffer = []
-        head = 0
+        buffer = FIFOBuffer()
         terminal = nil
         lifetime = nil
     }
 
     /// What `next` can answer without waiting, or `nil` if it must wait. Called with `lock` held.
     private func immediateResult() -> Result<Value?, Failure>? {
-        if bufferedCount > 0 { return .success(popFirst()) }
+        if !buffer.isEmpty { return .success(buffer.removeFirst()) }
         if let terminal {
             end()
             return terminal

@@ -236,11 +236,7 @@ extension Signal {
     @inlinable
     @_disfavoredOverload  // so that `Signal { try await f() }` picks the async initializer, not this one
     public init(value: Value) {
-        self.init(unsafeStart: { sink, lifetime in
-            sink.send(.next(value))
-            if !lifetime.isDisposed { sink.send(.completed) }
-            lifetime.dispose()
-        })
+        self.init(unsafeStart: Self.sendingValue(value))
     }
 
     /// A signal that fails at once with `error` (RAC's `+error:`).
@@ -269,15 +265,7 @@ extension Signal {
     /// ```
     @inlinable
     public init<S: Sequence>(values: S) where S.Element == Value {
-        self.init(unsafeStart: { sink, lifetime in
-            for value in values {
-                if lifetime.isDisposed { return }
-                sink.send(.next(value))
-            }
-            if lifetime.isDisposed { return }
-            sink.send(.completed)
-            lifetime.dispose()
-        })
+        self.init(unsafeStart: Self.sendingValues(values))
     }
 
     /// A signal that completes at once without sending a value (RAC's `+empty`).
@@ -336,6 +324,59 @@ extension Signal {
     }
 }
 
+extension Signal {
+    /// The start of `init(value:)`: `value`, then completion. The generic and the `Failure == Never`
+    /// initializers share it (the latter cannot call the former: inside its extension `self.init(value:)`
+    /// names itself); each passes it to `init(unsafeStart:)` itself, so the debugging tools name the
+    /// public initializer.
+    @inlinable
+    static func sendingValue(_ value: Value) -> (Sink<Value, Failure>, CompositeDisposable) -> Void {
+        { sink, lifetime in
+            sink.send(.next(value))
+            if !lifetime.isDisposed { sink.send(.completed) }
+            lifetime.dispose()
+        }
+    }
+
+    /// The start of `init(values:)`: every element in order, then completion; disposal stops the
+    /// iteration (shared as ``sendingValue(_:)`` is).
+    @inlinable
+    static func sendingValues<S: Sequence>(_ values: S) -> (Sink<Value, Failure>, CompositeDisposable) -> Void
+    where S.Element == Value {
+        { sink, lifetime in
+            for value in values {
+                if lifetime.isDisposed { return }
+                sink.send(.next(value))
+            }
+            if lifetime.isDisposed { return }
+            sink.send(.completed)
+            lifetime.dispose()
+        }
+    }
+}
+
+extension Signal {
+    /// A signal of `root` that holds it weakly: a subscription made once `root` is gone completes at once;
+    /// otherwise `start` runs with it. For the signals of an object (`observe`, `deallocated`); `function`
+    /// and `file` name the public member for the debugging tools.
+    @inlinable
+    static func weaklyRooted<Root: AnyObject>(
+        at root: Root, function: StaticString = #function, file: StaticString = #fileID,
+        _ start: @escaping (Root, Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) -> Signal {
+        Signal(
+            function: function, file: file,
+            unsafeStart: { [weak root] sink, lifetime in
+                guard let root else {
+                    sink.send(.completed)
+                    lifetime.dispose()
+                    return
+                }
+                start(root, sink, lifetime)
+            })
+    }
+}
+
 extension Signal where Failure == Never {
     /// A signal that sends `value`, then completes; its failure type defaults to `Never`.
     ///
@@ -345,11 +386,7 @@ extension Signal where Failure == Never {
     @inlinable
     @_disfavoredOverload  // so that `Signal { try await f() }` picks the async initializer, not this one
     public init(value: Value) {
-        self.init(unsafeStart: { sink, lifetime in
-            sink.send(.next(value))
-            if !lifetime.isDisposed { sink.send(.completed) }
-            lifetime.dispose()
-        })
+        self.init(unsafeStart: Self.sendingValue(value))
     }
 
     /// A signal that sends every element of `values`, then completes; its failure type defaults to
@@ -360,14 +397,6 @@ extension Signal where Failure == Never {
     /// ```
     @inlinable
     public init<S: Sequence>(values: S) where S.Element == Value {
-        self.init(unsafeStart: { sink, lifetime in
-            for value in values {
-                if lifetime.isDisposed { return }
-                sink.send(.next(value))
-            }
-            if lifetime.isDisposed { return }
-            sink.send(.completed)
-            lifetime.dispose()
-        })
+        self.init(unsafeStart: Self.sendingValues(values))
     }
 }

@@ -29,18 +29,13 @@ extension Observation.Observable where Self: AnyObject {
     /// Marble: `----|` (completes at deinit)
     @_disfavoredOverload
     public var deallocated: Signal<Void, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            guard let ends = observableLifetimeSignal(of: self) else {
-                ObservationWarning.noLifetimeStorage(type(of: self))
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            guard let ends = observableLifetimeSignal(of: root) else {
+                ObservationWarning.noLifetimeStorage(type(of: root))
                 return
             }
             ends.start(sink, in: lifetime)
-        })
+        }
     }
 }
 

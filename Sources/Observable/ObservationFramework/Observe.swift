@@ -55,14 +55,111 @@ extension Observation.Observable where Self: AnyObject {
     /// ```
     /// Marble (sets of `score`): `0--10--20-` → `0--10--20-`
     public func observe<T>(_ keyPath: KeyPath<Self, T>) -> Signal<T, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            FrameworkObservation.start(root: root, keyPath: keyPath, sink: sink, lifetime: lifetime)
+        }
+    }
+}
+
+/// One subscription to `observe(\.path)` on an `@Observable` object. Its state, start, evaluation and end
+/// are the same in both builds; how an evaluation is tracked and what a change does is the build's
+/// (`SubscriptionWithSPI.swift` by default, `SubscriptionWithPublicAPI.swift` with
+/// `-D TETHER_OBSERVATION_PUBLIC_API`), in an extension that provides `track(generation:_:)`, the change
+/// callbacks and `cancel()`.
+///
+/// Each evaluation of the key path runs under a tracking that also registers an access to the
+/// subscription's private key path (`key`) on the root's registrar. Disposing notifies `key`, which makes
+/// the current tracking (and the lifetime watch) fire and remove itself. The root's deinitialization is
+/// seen through ``ObservableDeinitWatch``.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class FrameworkObservation<Root: AnyObject & Observation.Observable, Value>:
+    FrameworkObservationCallbacks, @unchecked Sendable
+{
+    // Safety: `generation`, `closed` and (SPI build) `persistentGeneration` are only accessed under
+    // `lock`; the rest is immutable after `start`, and the mailbox serializes delivery. (In the public-API
+    // build, evaluations after the first run on the main queue.)
+    enum Input {
+        case value(Value)
+        case ended
+    }
+
+    weak var root: Root?
+    let keyPath: KeyPath<Root, Value>
+    /// The key path only this subscription observes.
+    let key: KeyPath<Root, Void>
+    let lock = Lock()
+    /// The number of the latest evaluation: a tracking installed by an earlier one is stale when it fires.
+    var generation = 0
+    #if !TETHER_OBSERVATION_PUBLIC_API
+        /// The generation whose tracking stays installed across changes, or -1.
+        var persistentGeneration = -1
+    #endif
+    var closed = false
+    var mailbox: Mailbox<Input>?
+    let resourceToken = ResourceToken()
+
+    init(root: Root, keyPath: KeyPath<Root, Value>) {
+        self.root = root
+        self.keyPath = keyPath
+        self.key = ObservationSubscriptionID.make(for: Root.self)
+    }
+
+    /// Evaluates the key path once under tracking and sends the value; when it reads no tracked
+    /// property, sends it and completes. Otherwise the subscription also ends when `root` deinitializes.
+    static func start(
+        root: Root, keyPath: KeyPath<Root, Value>, sink: Sink<Value, Never>, lifetime: CompositeDisposable
+    ) {
+        let observation = FrameworkObservation(root: root, keyPath: keyPath)
+        let mailbox = Mailbox<Input>(lifetime: lifetime) { input in
+            switch input {
+            case .value(let value):
+                sink.send(.next(value))
+            case .ended:
                 sink.send(.completed)
                 lifetime.dispose()
-                return
             }
-            FrameworkObservation.start(root: self, keyPath: keyPath, sink: sink, lifetime: lifetime)
-        })
+        }
+        observation.mailbox = mailbox
+        let registrar = ObservationRegistrarLookup.registrar(of: root)
+        let erased: any FrameworkObservationCallbacks = observation
+        lifetime.add(AnyDisposable { erased.cancel() })
+
+        let (value, tracked) = observation.evaluate(root: root, registrar: registrar, probe: true)
+        guard tracked else {
+            ObservationWarning.keyPathObservesNothing(keyPath)
+            mailbox.post(.value(value))
+            mailbox.post(.ended)
+            return
+        }
+        if let registrar {
+            weak let ending: (any DeinitWatchCallback)? = observation
+            ObservableDeinitWatch.watch(root, registrar: registrar, key: observation.key) { ending?.end() }
+        } else {
+            ObservationWarning.noLifetimeStorage(Root.self)
+        }
+        mailbox.post(.value(value))
+    }
+
+    /// Evaluates the key path under a new tracking (the build's `track`); returns the value and (when
+    /// `probe`) whether it read any tracked property.
+    func evaluate(root: Root, registrar: ObservationRegistrar?, probe: Bool = false) -> (Value, Bool) {
+        let mine = lock.withLock { () -> Int in
+            generation += 1
+            return generation
+        }
+        var readSomething = true
+        let value = track(generation: mine) { () -> Value in
+            if let registrar { registrar.access(root, keyPath: key) }
+            guard probe else { return root[keyPath: keyPath] }
+            let (value, tracked) = ObservationAccessProbe.run { root[keyPath: keyPath] }
+            readSomething = tracked
+            return value
+        }
+        return (value, readSomething)
+    }
+
+    func end() {
+        mailbox?.post(.ended)
     }
 }
 

@@ -69,18 +69,13 @@ extension DeallocationObservable {
     }
 
     var tokenDeallocated: Signal<Void, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
             lifetime.add(
-                self.deallocationToken.box.channel.addLifetimeObserver {
+                root.deallocationToken.box.channel.addLifetimeObserver {
                     sink.send(.completed)
                     lifetime.dispose()
                 })
-        })
+        }
     }
 }
 

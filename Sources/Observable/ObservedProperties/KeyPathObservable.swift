@@ -48,15 +48,10 @@ extension KeyPathObservable {
     /// Marble (sets of `name`): `a--b--b-` → `a--b--b-` (the first value on subscription).
     @inlinable
     public func observe<T>(_ keyPath: KeyPath<Self, T>) -> Signal<T, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            let (value, reads) = ReadTracker.track { self[keyPath: keyPath] }
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            let (value, reads) = ReadTracker.track { root[keyPath: keyPath] }
             // Fast path: exactly one `@Observed` property of this object, observed directly.
-            if reads.count == 1, reads[0].owner == ObjectIdentifier(self), reads[0].keyPath == keyPath,
+            if reads.count == 1, reads[0].owner == ObjectIdentifier(root), reads[0].keyPath == keyPath,
                 let channel = reads[0].channel as? PropertyObserverList<T>
             {
                 let entry = PropertyObserverEntry<T>(
@@ -72,7 +67,7 @@ extension KeyPathObservable {
                 return
             }
             KeyPathObservation.start(
-                root: self, keyPath: keyPath, wantsPrior: false, first: value, reads: reads,
+                root: root, keyPath: keyPath, wantsPrior: false, first: value, reads: reads,
                 lifetime: lifetime
             ) { update in
                 switch update {
@@ -85,7 +80,7 @@ extension KeyPathObservable {
                     lifetime.dispose()
                 }
             }
-        })
+        }
     }
 
     /// The changes of `keyPath`, described as KVO describes them (RAC's
@@ -113,15 +108,10 @@ extension KeyPathObservable {
         let wantsNew = options.contains(.new)
         let wantsInitial = options.contains(.initial)
         let wantsPrior = options.contains(.prior)
-        return Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            let (value, reads) = ReadTracker.track { self[keyPath: keyPath] }
+        return Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            let (value, reads) = ReadTracker.track { root[keyPath: keyPath] }
             KeyPathObservation.start(
-                root: self, keyPath: keyPath, wantsPrior: wantsPrior, first: value, reads: reads,
+                root: root, keyPath: keyPath, wantsPrior: wantsPrior, first: value, reads: reads,
                 lifetime: lifetime
             ) { update in
                 switch update {
@@ -138,7 +128,7 @@ extension KeyPathObservable {
                     lifetime.dispose()
                 }
             }
-        })
+        }
     }
 
     /// Completes when this object deinitializes; sends no value (RAC's `rac_willDeallocSignal`).
@@ -159,14 +149,9 @@ extension KeyPathObservable {
     /// ```
     /// Marble: `----|` (completes at deinit)
     public var deallocated: Signal<Void, Never> {
-        Signal(unsafeStart: { [weak self] sink, lifetime in
-            guard let self else {
-                sink.send(.completed)
-                lifetime.dispose()
-                return
-            }
-            guard let channel = ObjectLifetime.channel(of: self) else {
-                ObservationWarning.noLifetimeStorage(type(of: self))
+        Signal.weaklyRooted(at: self) { root, sink, lifetime in
+            guard let channel = ObjectLifetime.channel(of: root) else {
+                ObservationWarning.noLifetimeStorage(type(of: root))
                 return
             }
             lifetime.add(
@@ -174,6 +159,6 @@ extension KeyPathObservable {
                     sink.send(.completed)
                     lifetime.dispose()
                 })
-        })
+        }
     }
 }

@@ -57,11 +57,7 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     /// ```
     @inlinable
     public var signal: Signal<Value, Failure> {
-        // While the live graph is on, a stage that records this subject's deliveries (built out of line,
-        // so that the closures of the usual path never escape). Otherwise `core.signal` has no debug info
-        // (a getter makes a source, described only for the graph), and the stage would be that signal.
-        if _slowPath(DebugSwitch.isGraphOn) { return Signal.tracked(sentBy: core) { core.signal } }
-        return core.signal
+        core.subjectSignal
     }
 }
 
@@ -69,11 +65,4 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
 // when they are Sendable. Failures are `Error`, which is `Sendable`.
 extension BehaviorSubject: @unchecked Sendable where Value: Sendable {}
 
-extension BehaviorSubject: SubscriptionCollecting {
-    /// A subscription made with this subject as its subscriber lives until the subject terminates or goes
-    /// away (or until its own terminal event or disposal).
-    @usableFromInline
-    func collect(_ subscription: CompositeDisposable) {
-        core.collect(subscription)
-    }
-}
+extension BehaviorSubject: SubjectFront {}

@@ -227,6 +227,16 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         })
     }
 
+    /// The `signal` of the subject this core serves: ``signal``, and while the live graph is on a stage
+    /// that records the subject's deliveries (built out of line, so that the closures of the usual path
+    /// never escape; otherwise ``signal`` has no debug info: a getter makes a source, described only for
+    /// the graph).
+    @inlinable
+    var subjectSignal: Signal<Value, Failure> {
+        if _slowPath(DebugSwitch.isGraphOn) { return Signal.tracked(sentBy: self) { self.signal } }
+        return signal
+    }
+
     @inlinable
     func removeEntry(_ entry: SubjectEntry<Value, Failure>) {
         if let index = entries.lastIndex(where: { $0 === entry }) {
@@ -469,5 +479,21 @@ extension SubjectOp: CustomStringConvertible {
         case .flush: "flush"
         case .shutdown: "shutdown"
         }
+    }
+}
+
+/// ``Subject``, ``ReplaySubject`` and ``BehaviorSubject``: a public face over one ``SubjectCore``, whose
+/// conformances to the internal protocols are the core's.
+@usableFromInline
+protocol SubjectFront: SignalConvertible, SubscriptionCollecting {
+    var core: SubjectCore<Value, Failure> { get }
+}
+
+extension SubjectFront {
+    /// A subscription made with the subject as its subscriber lives until the subject terminates or goes
+    /// away (or until its own terminal event or disposal).
+    @usableFromInline
+    func collect(_ subscription: CompositeDisposable) {
+        core.collect(subscription)
     }
 }

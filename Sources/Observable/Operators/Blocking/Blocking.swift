@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension SignalConvertible {
     /// **Blocks** the calling thread until the signal sends its first value, and returns it; returns
     /// `nil` if the signal completes without a value (RAC's `first`). The subscription ends after the
@@ -118,21 +110,4 @@ extension SignalConvertible {
         }
         return try outcome.wait().get()
     }
-}
-
-/// Whether the calling code runs on the main thread, or on the main queue (which, after
-/// `dispatchMain()`, runs on another thread).
-func isOnMainThread() -> Bool {
-    if QueueScheduler.main.isCurrent { return true }
-    #if canImport(Darwin)
-        return pthread_main_np() != 0
-    #else
-        // Linux: the main thread's id is the process id; "/proc/thread-self" links to "<pid>/task/<tid>".
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard count > 0 else { return false }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let parts = path.split(separator: "/")
-        return parts.count == 3 && parts[0] == parts[2]
-    #endif
 }

@@ -35,8 +35,8 @@ extension SignalConvertible {
 /// The logic of a two-input `zip`: one per subscription, driven by its mailbox.
 @usableFromInline
 final class ZipPair<First, Second, Failure: Error>: TwoInputLogic {
-    @usableFromInline @exclusivity(unchecked) var first = ZipBuffer<First>()
-    @usableFromInline @exclusivity(unchecked) var second = ZipBuffer<Second>()
+    @usableFromInline @exclusivity(unchecked) var first = FIFOBuffer<First>()
+    @usableFromInline @exclusivity(unchecked) var second = FIFOBuffer<Second>()
     @usableFromInline @exclusivity(unchecked) var firstCompleted = false
     @usableFromInline @exclusivity(unchecked) var secondCompleted = false
 
@@ -73,40 +73,6 @@ final class ZipPair<First, Second, Failure: Error>: TwoInputLogic {
         }
         // RAC's rule: complete once a side has completed and all its values were paired.
         if isExhausted { output.finish(.completed) }
-    }
-}
-
-/// A FIFO of values waiting for their partners. Popping is O(1) amortized; when it empties, the
-/// storage is reused, so a steady zip does not allocate per value.
-@usableFromInline
-struct ZipBuffer<Element> {
-    @usableFromInline var storage: [Element] = []
-    @usableFromInline var head = 0
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool { head == storage.count }
-
-    @inlinable
-    mutating func append(_ element: Element) {
-        storage.append(element)
-    }
-
-    /// Removes and returns the oldest value. The buffer must not be empty.
-    @inlinable
-    mutating func removeFirst() -> Element {
-        let element = storage[head]
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: storage.capacity <= 64)
-            head = 0
-        } else if head >= 32, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return element
     }
 }
 
@@ -197,14 +163,14 @@ extension Signal {
 /// The logic of `zip` over a collection: one per subscription, driven by its mailbox.
 @usableFromInline
 final class ZipMany<Input, Failure: Error>: ManyInputLogic {
-    @usableFromInline @exclusivity(unchecked) var buffers: [ZipBuffer<Input>]
+    @usableFromInline @exclusivity(unchecked) var buffers: [FIFOBuffer<Input>]
     @usableFromInline @exclusivity(unchecked) var completed: [Bool]
     /// Inputs with at least one buffered value.
     @usableFromInline @exclusivity(unchecked) var filled = 0
 
     @inlinable
     init(count: Int) {
-        buffers = Array(repeating: ZipBuffer(), count: count)
+        buffers = Array(repeating: FIFOBuffer(), count: count)
         completed = Array(repeating: false, count: count)
     }
 

@@ -14,17 +14,28 @@ extension SignalConvertible {
     public func mapError<NewFailure: Error>(
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
+        replacingFailures(transform)
+    }
+
+    /// The stage of `mapError(_:)` and `promoteError(_:)`: values and completion pass, an error is
+    /// replaced by `transform`'s. `function` names the public operator for the debugging tools.
+    @inlinable
+    func replacingFailures<NewFailure: Error>(
+        _ transform: @escaping (Failure) -> NewFailure, function: StaticString = #function
+    ) -> Signal<Value, NewFailure> {
         let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value): sink.send(.next(value))
-                    case .error(let failure): sink.send(.error(transform(failure)))
-                    case .completed: sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
+        return Signal(
+            function: function,
+            unsafeStart: { sink, lifetime in
+                upstream.start(
+                    Sink { event in
+                        switch event {
+                        case .next(let value): sink.send(.next(value))
+                        case .error(let failure): sink.send(.error(transform(failure)))
+                        case .completed: sink.send(.completed)
+                        }
+                    }, in: lifetime)
+            })
     }
 }
 
@@ -43,15 +54,7 @@ extension SignalConvertible where Failure == Never {
     public func promoteError<NewFailure: Error>(
         _ failureType: NewFailure.Type = NewFailure.self
     ) -> Signal<Value, NewFailure> {
-        let upstream = signal
-        return Signal(unsafeStart: { sink, lifetime in
-            upstream.start(
-                Sink { event in
-                    switch event {
-                    case .next(let value): sink.send(.next(value))
-                    case .completed: sink.send(.completed)
-                    }
-                }, in: lifetime)
-        })
+        // No `Never` failure exists, so the transform is never called (and needs no body).
+        replacingFailures { (_: Never) -> NewFailure in }
     }
 }

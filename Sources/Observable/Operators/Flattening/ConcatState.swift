@@ -11,9 +11,8 @@ struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
     @usableFromInline typealias Action = FlattenAction<Inner, Subscription>
 
     @usableFromInline var current = FlattenCurrentInner<Subscription>()
-    /// Inners waiting for their turn, from `queueHead` on.
-    @usableFromInline var queue: [Inner] = []
-    @usableFromInline var queueHead = 0
+    /// Inners waiting for their turn.
+    @usableFromInline var queue = FIFOBuffer<Inner>()
     @usableFromInline var outer = FlattenOuterPhase.active
     /// The driver is starting an inner (between `.subscribe` and ``didSubscribe()``).
     @usableFromInline var isSubscribing = false
@@ -23,7 +22,7 @@ struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
     init() {}
 
     @inlinable
-    var hasQueued: Bool { queueHead < queue.count }
+    var hasQueued: Bool { !queue.isEmpty }
 
     @inlinable @inline(__always)
     mutating func outerSent(_ inner: Inner) -> Action {
@@ -68,15 +67,7 @@ struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
         if isFinished { return .none }
         guard current.isEmpty && hasQueued else { return completeIfFinished() }
         if isSubscribing { return .none }
-        let next = queue[queueHead]
-        queueHead += 1
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead >= 32 && queueHead * 2 >= queue.count {
-            queue.removeFirst(queueHead)
-            queueHead = 0
-        }
+        let next = queue.removeFirst()
         isSubscribing = true
         return .subscribe(next, replacing: nil)
     }
@@ -90,7 +81,6 @@ struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
 
     @inlinable
     mutating func dropQueue() {
-        queue = []
-        queueHead = 0
+        queue = FIFOBuffer()
     }
 }

@@ -1,0 +1,40 @@
+/// A first-in, first-out queue over an array: values waiting for `zip` partners, inner signals waiting
+/// for `concat`, values waiting for an async loop.
+///
+/// Popping is O(1) amortized: it moves `head` on and compacts the array once the consumed prefix is at
+/// least 32 values and half of it. When the queue empties, storage of up to 64 values is kept, so a steady
+/// flow does not allocate per value, and larger storage (after a burst) is let go.
+@usableFromInline
+struct FIFOBuffer<Element> {
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { head == storage.count }
+
+    @inlinable
+    var count: Int { storage.count - head }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    /// Removes and returns the oldest value. The buffer must not be empty.
+    @inlinable
+    mutating func removeFirst() -> Element {
+        let element = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: storage.capacity <= 64)
+            head = 0
+        } else if head >= 32, head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}
