@@ -1,4 +1,5 @@
 import Synchronization
+import Observable
 import TetherShims
 
 /// Tells whether evaluating a key path reads a given registry's `isEnabled` — how a control's
@@ -22,14 +23,8 @@ enum EnabledReadProbe {
     /// thread-local slot (`tether_enabled_read_probe`, TetherShims).
     static func reads(_ registry: AnyObject, during body: () -> Void) -> Bool {
         let probe = Probe(registry: ObjectIdentifier(registry))
-        let previous = tether_enabled_read_probe()
-        tether_set_enabled_read_probe(Unmanaged.passUnretained(probe).toOpaque())
-        depth.add(1, ordering: .relaxed)
-        defer {
-            depth.subtract(1, ordering: .relaxed)
-            tether_set_enabled_read_probe(previous)
-        }
-        withExtendedLifetime(probe) { body() }
+        _ = withObjectInThreadSlot(
+            probe, read: tether_enabled_read_probe, write: tether_set_enabled_read_probe, active: depth, body)
         return probe.wasRead
     }
 

@@ -50,12 +50,10 @@ final class ReadTracker {
     @usableFromInline
     static func track<T>(_ body: () -> T) -> (T, [TrackedRead]) {
         let tracker = ReadTracker()
-        let previous = tether_read_tracker()
-        tether_set_read_tracker(Unmanaged.passUnretained(tracker).toOpaque())
-        observedReadTrackingDepth.wrappingAdd(1, ordering: .relaxed)
-        let result = withExtendedLifetime(tracker) { body() }
-        observedReadTrackingDepth.wrappingSubtract(1, ordering: .relaxed)
-        tether_set_read_tracker(previous)
+        let result = withObjectInThreadSlot(
+            tracker, read: tether_read_tracker, write: tether_set_read_tracker,
+            active: observedReadTrackingDepth, body
+        ).result
         return (result, tracker.reads)
     }
 

@@ -30,12 +30,9 @@ package final class DeferredSubmissionWatch {
     package static func watch<Result>(_ body: () -> Result) -> (result: Result, deferred: Bool, ahead: Int?) {
         let watch = DeferredSubmissionWatch()
         // The thread's current watch: a thread-local slot (`tether_deferred_submission_watch`, TetherShims).
-        let previous = tether_deferred_submission_watch()
-        tether_set_deferred_submission_watch(Unmanaged.passUnretained(watch).toOpaque())
-        deferredSubmissionWatchers.wrappingAdd(1, ordering: .relaxed)
-        let result = withExtendedLifetime(watch) { body() }
-        deferredSubmissionWatchers.wrappingSubtract(1, ordering: .relaxed)
-        tether_set_deferred_submission_watch(previous)
+        let (result, previous) = withObjectInThreadSlot(
+            watch, read: tether_deferred_submission_watch, write: tether_set_deferred_submission_watch,
+            active: deferredSubmissionWatchers, body)
         if watch.deferred, let previous {
             // What an inner body left for later was left for later inside the outer body too.
             Unmanaged<DeferredSubmissionWatch>.fromOpaque(previous).takeUnretainedValue().record(ahead: watch.ahead)
