@@ -1,5 +1,5 @@
-import Synchronization
 import Observable
+import Synchronization
 import TetherShims
 
 /// Tells whether evaluating a key path reads a given registry's `isEnabled` — how a control's
