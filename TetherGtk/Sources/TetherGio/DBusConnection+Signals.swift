@@ -94,7 +94,7 @@ final class SignalWatch: Disposable, @unchecked Sendable {
     private let match: SignalMatch
     private let handle: @Sendable (OpaquePointer) -> DBusError?
     private let sendFailure: @Sendable (DBusError) -> Void
-    private let state = Mutex<(subscriptionID: guint, disposed: Bool)>((0, false))
+    private let state = Locked<(subscriptionID: guint, disposed: Bool)>((0, false))
 
     init(
         connection: DBusConnection, match: SignalMatch, handle: @escaping @Sendable (OpaquePointer) -> DBusError?,

@@ -235,9 +235,9 @@ public struct DBusExportedSignal {
 /// caller is not left waiting and the invocation is not leaked.
 final class MethodReply: Sendable {
     /// The invocation's address until the reply is sent, then 0.
-    private let invocation: Mutex<UInt>
+    private let invocation: Locked<UInt>
 
-    init(_ invocation: OpaquePointer) { self.invocation = Mutex(UInt(bitPattern: Int(bitPattern: invocation))) }
+    init(_ invocation: OpaquePointer) { self.invocation = Locked(UInt(bitPattern: Int(bitPattern: invocation))) }
 
     deinit {
         if let invocation = take() {

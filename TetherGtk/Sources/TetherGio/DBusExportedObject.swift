@@ -149,7 +149,7 @@ final class ExportedObject: Disposable, @unchecked Sendable {
     private let signals: [(name: String, types: [String])]
     /// Set by the registration's free function: GLib released the reference `register()` passed it.
     private let registrationReleased = Atomic<Bool>(false)
-    private let state = Mutex<
+    private let state = Locked<
         (
             values: [String: any GVariantConvertible], registrationID: guint, subscriptions: [any Disposable],
             methods: [String: ExportedMethodInfo], disposed: Bool
@@ -363,9 +363,9 @@ extension DBusConnection {
 
 /// A bus name owned until disposed.
 final class OwnedName: Disposable, Sendable {
-    private let id: Mutex<guint>
+    private let id: Locked<guint>
 
-    init(id: guint) { self.id = Mutex(id) }
+    init(id: guint) { self.id = Locked(id) }
 
     var isDisposed: Bool { id.withLock { $0 == 0 } }
 

@@ -142,7 +142,7 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
 private final class ChangedSubscription: Disposable, @unchecked Sendable {
     // Safety: `state` is guarded by its mutex, held only around GLib's connect and bookkeeping, never
     // while a value is sent.
-    private let state = Mutex<(settings: GSettingsHandle?, handlerID: gulong, disposed: Bool)>((nil, 0, false))
+    private let state = Locked<(settings: GSettingsHandle?, handlerID: gulong, disposed: Bool)>((nil, 0, false))
 
     var isDisposed: Bool { state.withLock { $0.disposed } }
 

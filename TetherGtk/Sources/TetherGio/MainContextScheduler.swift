@@ -165,7 +165,7 @@ private final class SourceDisposable: Disposable, @unchecked Sendable {
     // Safety: `state` is guarded by its mutex (held only around GLib calls, never around user code);
     // `g_source_destroy` and `g_source_attach` are thread-safe; `source` is never reassigned.
     private let source: UnsafeMutablePointer<GSource>
-    private let state = Mutex<(attached: Bool, disposed: Bool)>((false, false))
+    private let state = Locked<(attached: Bool, disposed: Bool)>((false, false))
 
     init(_ source: UnsafeMutablePointer<GSource>) {
         self.source = source
@@ -199,7 +199,7 @@ private final class SourceDisposable: Disposable, @unchecked Sendable {
 /// A repeating timer: first a one-shot source for the initial delay, then a repeating one.
 private final class RepeatingTimer: Disposable, @unchecked Sendable {
     // Safety: `state` is guarded by its mutex; disposal happens outside it.
-    private let state = Mutex<(current: SourceDisposable?, disposed: Bool)>((nil, false))
+    private let state = Locked<(current: SourceDisposable?, disposed: Bool)>((nil, false))
 
     var isDisposed: Bool { state.withLock { $0.disposed } }
 

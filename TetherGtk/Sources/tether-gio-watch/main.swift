@@ -31,7 +31,7 @@ func stop(_ text: String, status: Int32) -> Never {
 /// Prints each line it is given; exits after `limit` lines.
 final class Printer: Sendable {
     private let limit: Int?
-    private let printed = Mutex(0)
+    private let printed = Locked(0)
 
     init(limit: Int?) { self.limit = limit }
 

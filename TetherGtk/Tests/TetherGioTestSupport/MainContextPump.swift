@@ -30,16 +30,3 @@ package func pump(
     }
     return true
 }
-
-/// A tiny locked box for values that test closures on other threads record.
-package final class Locked<Value: Sendable>: @unchecked Sendable {
-    // Safety: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    package init(_ value: Value) { self.value = value }
-
-    package func load() -> Value { lock.withLock { value } }
-    package func store(_ newValue: Value) { lock.withLock { value = newValue } }
-    package func modify(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
-}

@@ -19,7 +19,7 @@ final class PropertyWatch: Disposable, @unchecked Sendable {
     private let deliverVariant: @Sendable (OpaquePointer) -> DBusError?
     private let sendFailure: @Sendable (DBusError) -> Void
     private let cancellable: UnsafeMutablePointer<GCancellable>
-    private let state = Mutex<(subscriptionID: guint, disposed: Bool, hasValue: Bool)>((0, false, false))
+    private let state = Locked<(subscriptionID: guint, disposed: Bool, hasValue: Bool)>((0, false, false))
 
     init(
         connection: DBusConnection, address: PropertyAddress,
@@ -151,7 +151,7 @@ final class NameWatch: Disposable, @unchecked Sendable {
     // Safety: `state` is guarded by its mutex, held only around bookkeeping and GLib's watch call, never
     // while a value is sent; `observer` is immutable and thread-safe.
     private let observer: Observer<String?, Never>
-    private let state = Mutex<(watcherID: guint, disposed: Bool)>((0, false))
+    private let state = Locked<(watcherID: guint, disposed: Bool)>((0, false))
 
     init(observer: Observer<String?, Never>) {
         self.observer = observer

@@ -6,7 +6,7 @@ import Synchronization
 /// of one priority run in the order they were attached).
 final class MainThreadWriter: @unchecked Sendable {
     // Safety: `pending` is guarded by its mutex; queued writes run on the main thread only.
-    private let pending = Mutex(0)
+    private let pending = Locked(0)
 
     func perform(_ write: @escaping () -> Void) {
         let direct = isOnMainThread && pending.withLock { $0 == 0 }
