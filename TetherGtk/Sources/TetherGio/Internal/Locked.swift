@@ -8,6 +8,7 @@ import Foundation
 /// raced (a `MainThreadWriter` count did, in CI). Hold it only around a few loads and stores, never while
 /// GLib or user code runs.
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// let state = Locked((subscriptionID: guint(0), disposed: false))
 /// let wasDisposed = state.withLock { state in
