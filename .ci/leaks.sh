@@ -7,8 +7,9 @@
 # - Tests that call expectLiveSubscriptions("…") keep subscriptions alive on purpose (an observer closure
 #   capturing its own subject, a hot marble diagram never ended: reference cycles of the test's making);
 #   LeakSanitizer would rightly report those cycles, so they are skipped here. Every other test runs.
-# - The stress tests run at full scale, as in every other run (about 6 min for the whole check on two cores,
-#   of which the two 10,000-deep chain tests of DeepChainTests take 105 s).
+# - The stress tests run at full scale, as in every other run (about 6 min for the whole check in one
+#   process on two cores, of which the two 10,000-deep chain tests of DeepChainTests take 105 s; run on both
+#   cores by .ci/run-xctest.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
@@ -45,39 +46,18 @@ skips+=(--skip "LoginViewModelTests/signingInShowsTheSpinner")
 # Why the tests are not run with `swift test --skip …`: SwiftPM turns skips into the list of every test left,
 # passed to the XCTest binary as one comma-separated argument, and past 128 KiB (Linux's limit for one
 # argument, MAX_ARG_STRLEN; about 1,500 tests here) posix_spawn fails with "Argument list too long" and no
-# XCTest test runs at all. So the XCTest tests are listed here and run by the binary itself: a class none
-# of whose tests is skipped is named whole, the others test by test, in arguments of at most 64 KiB.
+# XCTest test runs at all. So the XCTest tests run through .ci/run-xctest.sh, which lists them from the
+# binary and runs whole classes (test by test where one is skipped), in parallel processes, one per core,
+# longest first by the debug run's durations when .ci/run has made them.
 swift build --build-tests --sanitize=address --scratch-path .build-asan
 xctest="$(swift build --sanitize=address --scratch-path .build-asan --show-bin-path)/TetherPackageTests.xctest"
 skip_pattern=$(printf '%s\n' "${skips[@]}" | awk 'NR % 2 == 0' | paste -sd'|')
-batches=/tmp/tether-leaks-batches.txt
-ASAN_OPTIONS="detect_leaks=0" "$xctest" --list-tests | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' |
-    SKIP="$skip_pattern" awk -v limit=65536 '
-        BEGIN { skip = ENVIRON["SKIP"] }
-        { split($0, part, "/"); class = part[1]
-          if (!(class in seen)) { seen[class] = 1; order[++classes] = class }
-          if ($0 ~ skip) { skipped[class]++; skippedTests++ } else kept[class] = kept[class] "," $0 }
-        END {
-            for (i = 1; i <= classes; i++) {
-                class = order[i]
-                if (!(class in kept)) continue
-                items = (class in skipped) ? substr(kept[class], 2) : class
-                if (length(batch) + length(items) + 1 > limit) { print batch; batch = "" }
-                batch = (batch == "") ? items : batch "," items
-            }
-            if (batch != "") print batch
-            printf "%d tests skipped by name\n", skippedTests > "/dev/stderr"
-        }' > "$batches"
-echo "XCTest: $(wc -l < "$batches") run(s) of the test binary"
 
 status=0
-: > "$log"
 # exitcode=0: the test run's status reflects the tests; the leak verdict is made below from the report.
-while IFS= read -r batch; do
-    LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt:print_suppressions=1:exitcode=0" \
-    ASAN_OPTIONS="detect_leaks=1" \
-        "$xctest" "$batch" < /dev/null 2>&1 | tee -a "$log" || status=$?
-done < "$batches"
+LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt:print_suppressions=1:exitcode=0" \
+ASAN_OPTIONS="detect_leaks=1" \
+    .ci/run-xctest.sh "$xctest" "$log" --skip "$skip_pattern" --durations /tmp/tether-test.log || status=$?
 # The Swift Testing tests, through swift test (their skips are patterns handed to the testing library, not
 # an expanded list).
 LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt:print_suppressions=1:exitcode=0" \
