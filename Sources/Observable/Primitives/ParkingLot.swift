@@ -1,4 +1,5 @@
 import Synchronization
+import TetherShims
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +18,17 @@ import Synchronization
 /// A thread parks only if its condition still holds when checked under the bucket's mutex, and a waker
 /// changes the state *before* it calls ``unparkOne(_:)`` or ``unparkAll(_:)`` (which take that mutex), so
 /// a wake-up can't be lost. Addresses hash into a fixed table of buckets (a pthread mutex each, plus a
-/// list of waiters, each with its own condition variable): no allocation per lock, and Thread Sanitizer
-/// sees every hand-off (it intercepts pthread mutexes and condition variables). A parked thread's
-/// record lives on its own stack: parking allocates nothing.
+/// list of waiters): no allocation per lock. A parked thread's record lives on its own stack, and it
+/// sleeps on its own thread-local word (`tether_parker_word`, a futex on Linux): parking allocates
+/// nothing.
+///
+/// A waker holds the bucket's mutex only to take its waiters off the list; it marks them woken and wakes
+/// them after letting go of it. So a woken thread does not wake up into a mutex its waker still holds
+/// (with a condition variable signalled under the mutex, it went back to sleep on that mutex), and the
+/// bucket is not held across a wake-up's system call. A waiter taken off the list stays parked — its record
+/// valid — until its word is marked; its word is thread-local, so a wake sent after it returned finds
+/// memory that still exists and at most makes a later park of that thread check its word again. Thread
+/// Sanitizer sees every hand-off: the bucket's mutex, and the word's releasing store and acquiring load.
 ///
 /// Rules: a condition passed to ``park(on:while:)`` runs with a bucket mutex held, so it may only read
 /// atomics — never take a lock. Callers loop: `park` may return before the condition changed.
@@ -28,9 +37,9 @@ package enum ParkingLot {
     /// One parked thread, on its own stack: linked into its bucket's list while it waits.
     struct Waiter {
         var address: UInt
-        var woken: Bool
         var next: UnsafeMutablePointer<Waiter>?
-        var condition: pthread_cond_t
+        /// The parked thread's own word (thread-local): 1 while it must sleep.
+        var parker: UnsafeMutablePointer<UInt32>
     }
 
     /// A slice of the table: a mutex and the list of threads parked on addresses that hash here.
@@ -75,10 +84,11 @@ package enum ParkingLot {
             pthread_mutex_unlock(&bucket.pointee.mutex)
             return
         }
+        let parker = tether_parker_word()!
+        tether_parker_arm(parker)
         withUnsafeTemporaryAllocation(of: Waiter.self, capacity: 1) { buffer in
             let waiter = buffer.baseAddress!
-            waiter.initialize(to: Waiter(address: address, woken: false, next: nil, condition: pthread_cond_t()))
-            pthread_cond_init(&waiter.pointee.condition, nil)
+            waiter.initialize(to: Waiter(address: address, next: nil, parker: parker))
             if let tail = bucket.pointee.tail {
                 tail.pointee.next = waiter
             } else {
@@ -87,20 +97,22 @@ package enum ParkingLot {
             bucket.pointee.tail = waiter
             let observed = observing.load(ordering: .relaxed)
             if observed { observer?.willPark(UInt(bitPattern: waiter), on: address) }
-            while !waiter.pointee.woken {
-                pthread_cond_wait(&waiter.pointee.condition, &bucket.pointee.mutex)
-            }
             pthread_mutex_unlock(&bucket.pointee.mutex)
+            // Until its word is marked, a waiter taken off the list is still parked here: its record stays valid.
+            tether_parker_wait(parker)
             if observed { observer?.didResume(UInt(bitPattern: waiter), on: address) }
-            pthread_cond_destroy(&waiter.pointee.condition)
             waiter.deinitialize(count: 1)
         }
     }
 
-    /// Unlinks the waiters on `address` (all of them, or the first), marks them woken and signals them.
-    /// Called with the bucket's mutex held. Returns how many were woken.
-    static func wake(_ address: UInt, in bucket: UnsafeMutablePointer<Bucket>, all: Bool) -> Int {
-        var woken = 0
+    /// Takes the waiters on `address` (all of them, or the first) off the bucket's list, and returns them
+    /// linked through `next`, in the order they parked. Called with the bucket's mutex held; the waiters
+    /// stay parked until ``wake(_:)``.
+    static func detach(
+        _ address: UInt, from bucket: UnsafeMutablePointer<Bucket>, all: Bool
+    ) -> UnsafeMutablePointer<Waiter>? {
+        var first: UnsafeMutablePointer<Waiter>?
+        var last: UnsafeMutablePointer<Waiter>?
         var previous: UnsafeMutablePointer<Waiter>?
         var current = bucket.pointee.head
         while let waiter = current {
@@ -109,18 +121,28 @@ package enum ParkingLot {
                 if let previous { previous.pointee.next = next } else { bucket.pointee.head = next }
                 if bucket.pointee.tail == waiter { bucket.pointee.tail = previous }
                 waiter.pointee.next = nil
-                waiter.pointee.woken = true
+                if let last { last.pointee.next = waiter } else { first = waiter }
+                last = waiter
                 if observing.load(ordering: .relaxed) { observer?.didUnpark(UInt(bitPattern: waiter), on: address) }
-                // The waiter may return as soon as the mutex is released: signal before that.
-                pthread_cond_signal(&waiter.pointee.condition)
-                woken += 1
                 if !all { break }
             } else {
                 previous = waiter
             }
             current = next
         }
-        return woken
+        return first
+    }
+
+    /// Wakes the detached waiters `list` (see ``detach(_:from:all:)``), with no mutex held. Each record is
+    /// read before its word is marked: from then on its thread may return and its stack frame go away.
+    static func wake(_ list: UnsafeMutablePointer<Waiter>?) {
+        var current = list
+        while let waiter = current {
+            current = waiter.pointee.next
+            let parker = waiter.pointee.parker
+            tether_parker_mark_woken(parker)
+            tether_parker_wake(parker)
+        }
     }
 
     /// Wakes one thread parked on `address`, if any. Returns whether one was woken.
@@ -129,9 +151,10 @@ package enum ParkingLot {
     package static func unparkOne(_ address: UInt) -> Bool {
         let bucket = bucket(for: address)
         pthread_mutex_lock(&bucket.pointee.mutex)
-        let woken = bucket.pointee.head == nil ? 0 : wake(address, in: bucket, all: false)
+        let waiter = bucket.pointee.head == nil ? nil : detach(address, from: bucket, all: false)
         pthread_mutex_unlock(&bucket.pointee.mutex)
-        return woken != 0
+        wake(waiter)
+        return waiter != nil
     }
 
     /// Wakes every thread parked on `address`.
@@ -139,8 +162,9 @@ package enum ParkingLot {
     package static func unparkAll(_ address: UInt) {
         let bucket = bucket(for: address)
         pthread_mutex_lock(&bucket.pointee.mutex)
-        if bucket.pointee.head != nil { _ = wake(address, in: bucket, all: true) }
+        let waiters = bucket.pointee.head == nil ? nil : detach(address, from: bucket, all: true)
         pthread_mutex_unlock(&bucket.pointee.mutex)
+        wake(waiters)
     }
 }
 

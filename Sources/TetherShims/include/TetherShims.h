@@ -4,6 +4,8 @@
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
+#include <stdint.h>
+
 /// 1 when no process-wide barrier is available (membarrier(2) refused): the light barrier is then a full
 /// fence. Set once, before any Swift code runs (a load-time constructor).
 extern int tether_symmetric_fences;
@@ -96,5 +98,29 @@ static inline __attribute__((always_inline)) _Bool tether_object_is_deinitializi
 static inline __attribute__((always_inline)) _Bool tether_object_try_retain(void *object) {
     return tether_runtime_try_retain(object) != 0;
 }
+
+
+// A thread parker: the one place a Tether thread sleeps (`ParkingLot.park`). The word is the calling
+// thread's own (thread-local), so it outlives every park of that thread: a waker may store into it and
+// wake it after letting go of every lock, and a late wake only makes a later park check its word again.
+
+/// The calling thread's parking word.
+uint32_t *tether_parker_word(void);
+
+/// Arms `word` for a park (stores 1). Call before the thread becomes visible to wakers.
+static inline __attribute__((always_inline)) void tether_parker_arm(uint32_t *word) {
+    __atomic_store_n(word, 1, __ATOMIC_RELAXED);
+}
+
+/// Marks the thread parked on `word` as woken (stores 0, releasing): its `tether_parker_wait` returns.
+static inline __attribute__((always_inline)) void tether_parker_mark_woken(uint32_t *word) {
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
+/// Sleeps while `word` is 1 (futex(2) on Linux); returns once it was marked woken.
+void tether_parker_wait(uint32_t *word);
+
+/// Wakes the thread sleeping on `word`, if it sleeps; after `tether_parker_mark_woken(word)`.
+void tether_parker_wake(uint32_t *word);
 
 #endif
