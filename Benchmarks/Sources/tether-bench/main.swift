@@ -215,6 +215,9 @@ do {
             contenders: [
                 Contender(name: reference, prepare: { Contention.mutexQueue(perSender: perSender, churn: false) }),
                 Contender(name: "Tether", prepare: { Contention.tetherMerge(perSender: perSender) }),
+                Contender(
+                    name: "mutex queue per sender, merged",
+                    prepare: { Contention.mutexQueuePerSender(perSender: perSender) }),
             ]))
     let posts = size(20_000)
     rows.append(
