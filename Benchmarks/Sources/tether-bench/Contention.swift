@@ -191,27 +191,6 @@ enum Contention {
         }
     }
 
-    /// The baseline's design built the way `merge` of eight subjects is: each sender sends into a mutex queue
-    /// of its own, whose one subscriber sends on into the shared queue. Informational (no goal): it measures
-    /// what a serializing stage per sender in front of the contended one costs when built from the
-    /// baseline's own parts (Benchmarks/README.md, "The merge row's shape").
-    static func mutexQueuePerSender(perSender: Int) -> () -> UInt64 {
-        let shared = MutexQueue<Int>()
-        let counter = Counter()
-        _ = shared.subscribe { fold(counter, $0) }
-        let queues = (0..<senders).map { _ in MutexQueue<Int>() }
-        for queue in queues { _ = queue.subscribe { shared.send($0) } }
-        let threads = SenderThreads(senders) { index in
-            let queue = queues[index]
-            for value in 0..<perSender { queue.send(value) }
-        }
-        return {
-            threads.run()
-            recordDelivered(counter.count, perSender: perSender)
-            return counter.checksum
-        }
-    }
-
     static func tetherSubject(perSender: Int, churn: Bool) -> () -> UInt64 {
         let subject = Subject<Int, Never>()
         let counter = Counter()
@@ -305,6 +284,27 @@ enum Contention {
             let checksum = counter.checksum
             subscription.dispose()
             return checksum
+        }
+    }
+
+    /// The baseline's design built the way `merge` of eight subjects is: each sender sends into a mutex queue
+    /// of its own, whose one subscriber sends on into the shared queue. Informational (no goal): it measures
+    /// what a serializing stage per sender in front of the contended one costs when built from the
+    /// baseline's own parts (Benchmarks/README.md, "The merge row's shape").
+    static func mutexQueuePerSender(perSender: Int) -> () -> UInt64 {
+        let shared = MutexQueue<Int>()
+        let counter = Counter()
+        _ = shared.subscribe { fold(counter, $0) }
+        let queues = (0..<senders).map { _ in MutexQueue<Int>() }
+        for queue in queues { _ = queue.subscribe { shared.send($0) } }
+        let threads = SenderThreads(senders) { index in
+            let queue = queues[index]
+            for value in 0..<perSender { queue.send(value) }
+        }
+        return {
+            threads.run()
+            recordDelivered(counter.count, perSender: perSender)
+            return counter.checksum
         }
     }
 
