@@ -1,3 +1,5 @@
+import TetherShims
+
 /// How ``AsyncSignal`` buffers values that arrive while the consuming task is busy — the same three
 /// policies as `AsyncStream.Continuation.BufferingPolicy`.
 ///
@@ -171,6 +173,14 @@ final class AsyncSignalHandle<Value: Sendable, Failure: Error>: Sendable {
 /// The subscription's sink runs serialized on the producer's thread; `next` runs on the consuming task.
 /// Both decide under `lock` and act after it: continuations are resumed and the subscription is
 /// disposed with no lock held.
+///
+/// A producer may resume the consumer's continuation before the consumer's task reached its `await`
+/// (`waiting` is published from inside `withUnsafeContinuation`'s closure). The task then goes on at once,
+/// and the concurrency runtime orders the two threads with atomics Thread Sanitizer does not see: unlike a
+/// resumed task that runs as a job, this path performs no acquire for it. The resumer's reads of the
+/// continuation's context would then look unordered with the task's next `withUnsafeContinuation`, which
+/// reuses that memory. `next` supplies the acquire (`tether_tsan_acquire_current_task`, a no-op outside
+/// Thread Sanitizer), matching the release the runtime performs on every resume.
 final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // Safety: every mutable property is guarded by `lock`.
     private typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
@@ -271,7 +281,7 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
         if let ready { return try ready.get() }
         let result = await withTaskCancellationHandler(
             operation: {
-                await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
+                let result = await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
                     lock.lock()
                     if let ready = immediateResult() {
                         lock.unlock()
@@ -281,6 +291,9 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
                         lock.unlock()
                     }
                 }
+                // The resumer may have won the race with the `await`; see the type's comment.
+                tether_tsan_acquire_current_task()
+                return result
             },
             onCancel: { self.cancelFromHandler() },
             isolation: actor)

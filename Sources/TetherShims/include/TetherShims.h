@@ -1,6 +1,6 @@
 // The few things Tether needs from C: compiler and process-wide memory barriers, the stack's depth and a
-// thread-local slot (the core), and the runtime's reference-count queries (the notification bridge's
-// object filter, through `RuntimeAssumptions`).
+// thread-local slot (the core), the runtime's reference-count queries (the notification bridge's object
+// filter, through `RuntimeAssumptions`), the thread parker, and one Thread Sanitizer annotation (AsyncSignal).
 #ifndef TETHER_SHIMS_H
 #define TETHER_SHIMS_H
 
@@ -98,6 +98,18 @@ static inline __attribute__((always_inline)) _Bool tether_object_is_deinitializi
 static inline __attribute__((always_inline)) _Bool tether_object_try_retain(void *object) {
     return tether_runtime_try_retain(object) != 0;
 }
+
+// Thread Sanitizer cannot see every synchronization of the Swift concurrency runtime: when a continuation is
+// resumed before its task reached the `await`, the task goes on without the acquire the runtime performs
+// when it runs a resumed task as a job (swift_continuation_await's "already resumed" path). The resuming
+// thread's accesses to the continuation's context then look unordered with the task's next use of that
+// memory. The runtime does announce the resume (`__tsan_release` on the task); this supplies the missing
+// half. Both lookups happen when the library loads; outside Thread Sanitizer it returns at once.
+
+/// Tells Thread Sanitizer that everything a resumer of the current task's continuation did before resuming
+/// it happened before this point. Call right after the `await` of a continuation returns. A no-op unless the
+/// process runs under Thread Sanitizer (or outside a task).
+void tether_tsan_acquire_current_task(void);
 
 
 // A thread parker: the one place a Tether thread sleeps (`ParkingLot.park`). The word is the calling

@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import Synchronization
 import TetherTestSupport
 import XCTest
 
@@ -278,6 +279,29 @@ final class AsyncSignalTests: XCTestCase {
             let mine = received.filter { $0 / perThread == thread }
             XCTAssertEqual(mine, mine.sorted(), "thread \(thread)'s values in order")
         }
+    }
+
+    /// One thread sends, pausing before each value for a time that sweeps across the consumer's way from
+    /// one `next` into the `await` of the following one, so some values resume the continuation before the
+    /// consumer's task reached its `await`. On that path the concurrency runtime orders the two threads out
+    /// of Thread Sanitizer's sight; under Thread Sanitizer this test reports a race unless
+    /// `AsyncSignalStorage` supplies the acquire.
+    func testValuesSentJustAsTheConsumerStartsWaitingAllArriveInOrder() async {
+        let count = 8_000
+        let subject = Subject<Int, Never>()
+        var iterator = subject.values.makeAsyncIterator()
+        let producer = startThread {
+            let spin = Atomic<Int>(0)
+            for value in 0..<count {
+                for _ in 0..<(value % 64) * 40 { spin.add(1, ordering: .relaxed) }
+                subject.send(value)
+            }
+            subject.sendCompleted()
+        }
+        var received: [Int] = []
+        while let value = await iterator.next() { received.append(value) }
+        XCTAssertEqual(received, Array(0..<count))
+        _ = waitOrFail(producer, "the producer's completion")
     }
 
     @MainActor
