@@ -111,7 +111,6 @@ static inline __attribute__((always_inline)) _Bool tether_object_try_retain(void
 /// process runs under Thread Sanitizer (or outside a task).
 void tether_tsan_acquire_current_task(void);
 
-
 // A thread parker: the one place a Tether thread sleeps (`ParkingLot.park`). The word is the calling
 // thread's own (thread-local), so it outlives every park of that thread: a waker may store into it and
 // wake it after letting go of every lock, and a late wake only makes a later park check its word again.
