@@ -134,6 +134,15 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             // Room in the backlog is waited for here, before taking the modifier: the store at the end
             // must not wait for it while holding the modifier, since the thread that makes room (the
             // gate's owner) may be waiting for the modifier itself — a set from inside an observer.
+            if woken && remote.count >= Self.backlogLimit {
+                // This thread holds the wake of the `modify` that ended (wake-one: the other writers stay
+                // parked behind it) and is about to park for room. It passes the wake on first: the writer
+                // behind it may be the gate's owner, inside an observer's set — the one thread that makes
+                // room (issue 42, bug 1). If it takes the modifier later, a woken writer that finds it
+                // taken marks the waiters bit again before parking.
+                woken = false
+                modifier.wakeOne(parkedAt: writersAddress)
+            }
             waitForRoomInOrder { self.perform($0) }
             if modifier.tryAcquire(by: me, markingWaiters: woken) { break }
             lock.unlock()
