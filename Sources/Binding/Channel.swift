@@ -206,7 +206,10 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
     /// ```
     @discardableResult
     public static func <~ (terminal: ChannelTerminal, source: some SignalConvertible<Value, Never>) -> any Disposable {
-        let binding = source.subscribe(next: { value in terminal.send(value) })
+        // A terminal whose setter runs on an actor gets the values there, through the subscription's own
+        // hop: disposing the binding drops what is still queued for the actor (issue 42, bug 3).
+        let binding = source.signal.delivered(on: terminal.core.setterHop?.isolation)
+            .subscribe(next: { value in terminal.send(value) })
         terminal.core.endWithChannel(binding)
         return binding
     }
@@ -265,3 +268,5 @@ extension MutableProperty {
         ChannelTerminal(values: signal, set: { [weak self] value in self?.value = value })
     }
 }
+
+extension ChannelTerminal: DeliversOnAnyThread {}

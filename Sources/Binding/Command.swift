@@ -101,8 +101,13 @@ public final class Command<Input, Output, Failure: Error> {
     }
 
     private let work: (Input) -> Signal<Output, Failure>
-    /// Where `work` runs: the actor of the code that made the command (`nil`: nonisolated code).
-    private let isolation: CallerIsolation?
+    /// Where `work` runs: on the actor of the code that made the command, through one hop, in the order
+    /// of the executions (`nil`: nonisolated code).
+    private let hop: ActorHop?
+    /// Made in nonisolated code: the executions' work runs through this gate, one at a time, so a work
+    /// closure that captures plain state (`var count = 0; Command { count += 1 }`) is never run by two
+    /// threads at once, even with ``allowsConcurrentExecution`` (issue 42, bug 5).
+    private let workGate: SerialGate<@Sendable () -> Void>?
     private let core: CommandCore<Output, Failure>
     private let enabledSubscription: any Disposable
 
@@ -133,7 +138,9 @@ public final class Command<Input, Output, Failure: Error> {
         execute: @escaping (Input) -> Signal<Output, Failure>
     ) {
         self.work = execute
-        self.isolation = CallerIsolation(isolation)
+        let isolation = CallerIsolation(isolation)
+        self.hop = isolation.map(ActorHop.init)
+        self.workGate = isolation == nil ? SerialGate() : nil
         let core = CommandCore<Output, Failure>(allowsConcurrentExecution: allowsConcurrentExecution)
         self.core = core
         enabledSubscription = enabled.subscribe(next: { value in core.setEnabledInput(value) })
@@ -218,9 +225,18 @@ public final class Command<Input, Output, Failure: Error> {
         // RAC calls the signal block before the command counts the execution. Off the command's actor,
         // the block is queued to the actor and the execution counts at once.
         let signal: Signal<Output, Failure>
-        if let isolation, !isolation.isCurrent {
+        if let hop, !hop.isolation.isCurrent {
             let work = self.work
-            signal = Signal.uncheckedDeferred { work(input) }.started(on: isolation)
+            signal = Signal.uncheckedDeferred { work(input) }.started(on: hop)
+        } else if let workGate, core.allowsConcurrentExecution {
+            // Executions may overlap: the closure and its work's start run through the gate, one at a time
+            // (at once when no other thread is running them; see `workGate`).
+            var made: Signal<Output, Failure>?
+            if !workGate.runIfIdle({ made = work(input) }, perform: { $0() }) {
+                let work = self.work
+                made = Signal.uncheckedDeferred { work(input) }
+            }
+            signal = made!.started(through: workGate)
         } else {
             signal = work(input)
         }

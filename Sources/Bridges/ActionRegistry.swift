@@ -34,12 +34,19 @@ public final class ActionRegistry<Sender: AnyObject> {
         let action: (Sender, ControlEvents) -> Void
         /// Runs when the registry goes away (completes a `signal(for:)` subscription).
         let onEnd: (() -> Void)?
+        /// The actor hop of an action registered from actor-isolated code: the removal cancels it, so
+        /// nothing queued for the actor runs after it.
+        let hop: ActorHop?
         let removed = Atomic<Bool>(false)
 
-        init(events: ControlEvents, action: @escaping (Sender, ControlEvents) -> Void, onEnd: (() -> Void)?) {
+        init(
+            events: ControlEvents, action: @escaping (Sender, ControlEvents) -> Void, onEnd: (() -> Void)?,
+            hop: ActorHop? = nil
+        ) {
             self.events = events
             self.action = action
             self.onEnd = onEnd
+            self.hop = hop
         }
     }
 
@@ -136,16 +143,19 @@ public final class ActionRegistry<Sender: AnyObject> {
         for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
         _ action: @escaping (Sender, ControlEvents) -> Void
     ) -> any Disposable {
-        register(Entry(events: events, action: Self.running(action, on: CallerIsolation(isolation)), onEnd: nil))
+        register(Self.entry(for: events, running: action, on: CallerIsolation(isolation)))
     }
 
-    /// `action`, run on `isolation`'s actor in the order of the sends when there is one.
-    private static func running(
-        _ action: @escaping (Sender, ControlEvents) -> Void, on isolation: CallerIsolation?
-    ) -> (Sender, ControlEvents) -> Void {
-        guard let isolation else { return action }
+    /// The entry of `action`, run on `isolation`'s actor in the order of the sends when there is one:
+    /// through an ``ActorHop`` that the removal cancels (issue 42, bug 3).
+    private static func entry(
+        for events: ControlEvents, running action: @escaping (Sender, ControlEvents) -> Void,
+        on isolation: CallerIsolation?
+    ) -> Entry {
+        guard let isolation else { return Entry(events: events, action: action, onEnd: nil) }
         let hop = ActorHop(isolation)
-        return { sender, events in hop.run { action(sender, events) } }
+        return Entry(
+            events: events, action: { sender, events in hop.run { action(sender, events) } }, onEnd: nil, hop: hop)
     }
 
     /// Registers `action` for any of `events`, when the events that matched do not matter.
@@ -160,10 +170,7 @@ public final class ActionRegistry<Sender: AnyObject> {
         for events: ControlEvents, isolation: isolated (any Actor)? = #isolation,
         _ action: @escaping (Sender) -> Void
     ) -> any Disposable {
-        register(
-            Entry(
-                events: events, action: Self.running({ sender, _ in action(sender) }, on: CallerIsolation(isolation)),
-                onEnd: nil))
+        register(Self.entry(for: events, running: { sender, _ in action(sender) }, on: CallerIsolation(isolation)))
     }
 
     /// Runs every action registered for any of `events`, in registration order, with `sender`
@@ -261,6 +268,7 @@ private final class ActionRemoval<Sender: AnyObject>: Disposable, @unchecked Sen
         if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
         guard let entry else { return }
         entry.removed.store(true, ordering: .releasing)
+        entry.hop?.cancel()
         registry?.remove(entry)
     }
 }

@@ -23,6 +23,41 @@ import TetherShims
 ///   number (a parking key) and call only ``OwnerWord`` methods, which keep nothing; it must be removed if
 ///   they ever keep `self`.
 package enum RuntimeAssumptions {
+    // MARK: The current executor
+
+    /// Whether the calling code runs on `actor`'s executor, asked of the concurrency runtime
+    /// (`swift_task_isCurrentExecutorWithFlags`, the query behind `Actor.assumeIsolated`, without its
+    /// assertion flag, so it answers and never traps). A documented behaviour with no public mechanism:
+    /// a send made on a subscriber's own actor is delivered at once (the Isolation article). Safe path:
+    /// `false`, so only Tether's own hops and `subscribe` calls count as being on the actor (deliveries
+    /// made elsewhere on the actor are queued to it, in order: later, never wrong).
+    package static func isRunning(on actor: any Actor) -> Bool {
+        currentExecutorCheck && isCurrent(actor.unownedExecutor)
+    }
+
+    /// The query, given an executor reference as its two words (identity, implementation): the layout of
+    /// `UnownedSerialExecutor` (a `Builtin.Executor`), checked by the self-test's size check.
+    private static func isCurrent(_ executor: UnownedSerialExecutor) -> Bool {
+        let words = unsafeBitCast(executor, to: (UnsafeMutableRawPointer?, UInt).self)
+        return tether_runtime_is_current_executor(words.0, words.1)
+    }
+
+    private static let currentExecutorCheck = checkCurrentExecutorQuery()
+
+    /// The self-test: no code runs on an actor made just now, so the runtime must answer `false` for it
+    /// here (an answer of `true` means the query is not what it is assumed to be). That the answer is
+    /// `true` on the actor is the tests' to show (`CallerIsolationTests`).
+    static func checkCurrentExecutorQuery() -> Bool {
+        guard tether_runtime_has_current_executor_query(),
+            MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(UnsafeMutableRawPointer?, UInt)>.size
+        else { return false }
+        let probe = CurrentExecutorProbe()
+        // A default actor's reference names the actor itself.
+        let words = unsafeBitCast(probe.unownedExecutor, to: (UnsafeMutableRawPointer?, UInt).self)
+        guard words.0 == Unmanaged.passUnretained(probe).toOpaque() else { return false }
+        return !isCurrent(probe.unownedExecutor)
+    }
+
     // MARK: Object queries
 
     /// Whether the runtime's object queries were found and answer as expected (checked once).
@@ -196,3 +231,6 @@ extension CompositeDisposable {
         keyOrDisposer.waitUntilReleased(by: disposer, parkingAt: parkingAddress(of: self))
     }
 }
+
+/// The actor of the current-executor self-test: never runs anything.
+private actor CurrentExecutorProbe {}

@@ -473,6 +473,8 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
                 }
         guard let ended else { return }
         _ = ended.released
+        // The property is no longer set through the channel: sets still queued for its actor are dropped.
+        setterHop?.cancel()
         ended.subscription?.dispose()
         let terminal = event.map { ChannelDelivery(value: $0, isSilent: true) }
         toLeading.send(event: terminal)

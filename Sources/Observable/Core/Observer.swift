@@ -178,3 +178,5 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
         gate.submitBookkeeping(.release) { self.perform($0) }
     }
 }
+
+extension Observer: DeliversOnAnyThread {}

@@ -137,3 +137,9 @@ extension ObserverProtocol where Value == Void {
         send(event: .next(()))
     }
 }
+
+/// An observer that Tether may call on any thread: its own thread-safe receivers (``Observer``, the
+/// subjects, channel terminals). `subscribe(_:)` delivers to them where the events are sent; an observer
+/// of the caller's own, subscribed from actor-isolated code, gets its events on that actor instead.
+@usableFromInline
+package protocol DeliversOnAnyThread: AnyObject {}

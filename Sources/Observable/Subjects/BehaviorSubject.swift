@@ -66,3 +66,5 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
 extension BehaviorSubject: @unchecked Sendable where Value: Sendable {}
 
 extension BehaviorSubject: SubjectFront {}
+
+extension BehaviorSubject: DeliversOnAnyThread {}

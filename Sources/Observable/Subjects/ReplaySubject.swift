@@ -56,3 +56,5 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
 extension ReplaySubject: @unchecked Sendable where Value: Sendable {}
 
 extension ReplaySubject: SubjectFront {}
+
+extension ReplaySubject: DeliversOnAnyThread {}

@@ -64,3 +64,5 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
 extension Subject: @unchecked Sendable where Value: Sendable {}
 
 extension Subject: SubjectFront {}
+
+extension Subject: DeliversOnAnyThread {}

@@ -31,14 +31,20 @@ package enum CallerIsolation: Sendable {
     }
 
     /// Whether the calling thread runs this actor's work now: the main queue or the main thread for
-    /// the main actor; for another actor, the inside of a hop of Tether's to it or of the `subscribe`
-    /// call that captured it (Swift offers no public query of the current executor).
+    /// the main actor; for another actor, code running on its executor (a method of the actor, a task
+    /// isolated to it), the inside of a hop of Tether's to it, or of the `subscribe` call that captured it.
+    ///
+    /// Swift offers no public query of the current executor: the runtime's own is asked, behind a
+    /// self-test (``RuntimeAssumptions/isRunning(on:)``); without it, only Tether's own hops and
+    /// `subscribe` calls count.
     package var isCurrent: Bool {
         switch self {
         case .main:
-            return isOnMainQueue()
+            guard isOnMainQueue() else { return false }
+            MainActorThread.note(currentThreadID)
+            return true
         case .actor(let actor):
-            return tether_current_actor() == Self.address(of: actor)
+            return tether_current_actor() == Self.address(of: actor) || RuntimeAssumptions.isRunning(on: actor)
         }
     }
 
@@ -47,7 +53,9 @@ package enum CallerIsolation: Sendable {
     @inlinable
     package func starting(_ body: () -> Void) {
         switch self {
-        case .main: body()
+        case .main:
+            MainActorThread.note(currentThreadID)
+            body()
         case .actor(let actor): Self.markingCurrent(actor, body)
         }
     }
@@ -80,73 +88,6 @@ package enum CallerIsolation: Sendable {
 
     private static func address(of actor: any Actor) -> UnsafeMutableRawPointer {
         Unmanaged.passUnretained(actor as AnyObject).toOpaque()
-    }
-}
-
-/// Runs work on an actor in the order it was submitted, from any thread: at once when submitted on the
-/// actor with nothing queued, otherwise queued and run by one job at a time on the actor — so work keeps
-/// its order whichever thread submitted each piece (a plain `Task` per piece would not keep it).
-///
-/// The work is Tether's own (delivering a subscriber's events, calling a channel's setter): it captures
-/// what belongs to the actor, which is why it runs only there.
-@usableFromInline
-package final class ActorHop: @unchecked Sendable {
-    // Safety: `pending`, `jobQueued` and `cancelled` are guarded by `lock`, never held while work runs.
-    // The work closures are run only on `isolation`'s actor (directly when submitted there, else by the
-    // queued job).
-    package let isolation: CallerIsolation
-    private let lock = Lock()
-    private var pending: [() -> Void] = []
-    private var jobQueued = false
-    private var cancelled = false
-
-    package init(_ isolation: CallerIsolation) {
-        self.isolation = isolation
-    }
-
-    /// Runs `work` on the actor after what was submitted before; nothing once ``cancel()`` was called.
-    package func run(_ work: @escaping () -> Void) {
-        let onActor = isolation.isCurrent
-        let action: Action = lock.withLock {
-            if cancelled { return .drop }
-            if onActor && !jobQueued { return .runNow }
-            pending.append(work)
-            if jobQueued { return .drop }
-            jobQueued = true
-            return .queueJob
-        }
-        switch action {
-        case .drop: return
-        case .runNow: work()
-        case .queueJob: isolation.enqueue { self.drain() }
-        }
-    }
-
-    private enum Action { case drop, runNow, queueJob }
-
-    /// On the actor: runs what was queued, including what arrives while it runs, then lets the next
-    /// submission on the actor run at once again.
-    private func drain() {
-        while true {
-            let batch: [() -> Void] = lock.withLock {
-                let batch = pending
-                pending = []
-                if batch.isEmpty { jobQueued = false }
-                return batch
-            }
-            if batch.isEmpty { return }
-            for work in batch { work() }
-        }
-    }
-
-    /// Drops what is queued and everything submitted from now on.
-    package func cancel() {
-        let dropped: [() -> Void] = lock.withLock {
-            cancelled = true
-            defer { pending = [] }
-            return pending
-        }
-        _ = dropped  // released after the lock: the closures hold user values
     }
 }
 
@@ -195,12 +136,25 @@ extension Signal {
 }
 
 extension Signal {
-    /// This signal subscribed on `isolation`'s actor: the recipe runs there (as `subscribe(on:)` runs it on
-    /// a scheduler), and its events are sent on from wherever it sends them. For the closures of code that
-    /// captured an actor (`Command`'s work), started from another thread.
-    package func started(on isolation: CallerIsolation) -> Signal {
+    /// This signal subscribed on `hop`'s actor: the recipe runs there (as `subscribe(on:)` runs it on a
+    /// scheduler), after what was submitted to the hop before, and its events are sent on from wherever it
+    /// sends them. For the closures of code that captured an actor (`Command`'s work), started from
+    /// another thread: one hop per command keeps the executions' starts in the order they were made
+    /// (a `Task` per start would not).
+    package func started(on hop: ActorHop) -> Signal {
         startedElsewhere { start in
-            isolation.enqueue { isolation.starting(start) }
+            hop.run { hop.isolation.starting(start) }
+            return nil
+        }
+    }
+
+    /// This signal subscribed through `gate`: the recipe runs as one of the gate's operations — at once on
+    /// the calling thread when the gate is idle, else after the operation in progress, by the thread
+    /// performing it — so the recipes started through one gate never run at the same time (a
+    /// nonisolated `Command`'s work, which may capture state that only one thread at a time may touch).
+    package func started(through gate: SerialGate<@Sendable () -> Void>) -> Signal {
+        startedElsewhere { start in
+            gate.submitEvent(start) { $0() }
             return nil
         }
     }

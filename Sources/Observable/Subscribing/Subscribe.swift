@@ -85,6 +85,11 @@ extension SignalConvertible {
     /// subscription made with a subscriber that has already terminated is disposed at once. With an
     /// ``Observer`` of another recipe, disposing that outer subscription disposes this one too.
     ///
+    /// Tether's own observers (``Observer``, the subjects, channel terminals) are safe on any thread and
+    /// receive the events where they are sent. An observer of your own, subscribed from actor-isolated code
+    /// (a `@MainActor` view model), receives them on that actor, as the closures of
+    /// ``subscribe(next:error:completed:isolation:)`` do (see <doc:Isolation>).
+    ///
     /// ```swift
     /// let source = Subject<Int, Never>()
     /// let relay = Signal<Int, Never> { observer in
@@ -93,11 +98,21 @@ extension SignalConvertible {
     /// ```
     @discardableResult
     @inlinable
-    public func subscribe<O: ObserverProtocol>(_ observer: O) -> any Disposable
+    public func subscribe<O: ObserverProtocol>(
+        _ observer: O, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable
     where O.Value == Value, O.Failure == Failure {
         guard let collector = observer as? any SubscriptionCollecting else {
             let lifetime = CompositeDisposable()
             observer.didSubscribe(with: lifetime)
+            if let isolation = CallerIsolation(isolation), !(observer is any DeliversOnAnyThread) {
+                // An observer of the caller's own, written on an actor: it belongs there (issue 42, bug 5).
+                isolation.starting {
+                    signal.delivered(on: isolation).startSubscription(
+                        Sink { event in observer.send(event: event) }, in: lifetime)
+                }
+                return lifetime
+            }
             signal.startSubscription(Sink { event in observer.send(event: event) }, in: lifetime)
             return lifetime
         }

@@ -75,6 +75,13 @@ TETHER_THREAD_SLOT(enabled_read_probe)
 // reaches them only through `RuntimeAssumptions` (Observable), whose self-test checks that they answer
 // as expected before anything relies on them.
 
+/// Whether the concurrency runtime's `swift_task_isCurrentExecutorWithFlags` was found (see below).
+_Bool tether_runtime_has_current_executor_query(void);
+/// `swift_task_isCurrentExecutorWithFlags` without the assertion flag: whether the calling code runs on the
+/// serial executor whose reference is (`identity`, `implementation`) — an `UnownedSerialExecutor`'s two
+/// words. `false` when the runtime does not export the query. Reached only through `RuntimeAssumptions`.
+_Bool tether_runtime_is_current_executor(void *identity, uintptr_t implementation);
+
 /// `swift_isDeallocating`: whether the deinit of the Swift object at the address has started. NULL
 /// when the runtime does not export it.
 extern _Bool (*tether_runtime_is_deallocating)(void *object);
