@@ -1,0 +1,101 @@
+import Binding
+import Dispatch
+import Foundation
+import Observable
+import Synchronization
+import Testing
+
+// Issue 42, bugs 4, 5 and 6: a command made on a custom actor starts its work there in the order of the
+// executions; one made in nonisolated code never runs its work on two threads at once; and a send made on
+// a subscriber's own custom actor is delivered at once, as on the main actor.
+
+/// An actor whose command's work appends to the actor's own state, without `await`.
+actor ExecutionLog {
+    private(set) var inputs: [Int] = []
+
+    func makeCommand() -> Command<Int, Void, Never> {
+        Command(allowsConcurrentExecution: true) { (input: Int) in self.inputs.append(input) }
+    }
+}
+
+/// An actor that subscribes to a subject and sends into it, both on the actor.
+actor SubscriberOnAnActor {
+    private var received: [Int] = []
+    private var subscription: (any Disposable)?
+
+    func follow(_ subject: Subject<Int, Never>) {
+        subscription = subject.subscribe(next: { value in self.received.append(value) })
+    }
+
+    /// Sends `value` on the actor and returns what the subscriber had received right after the send.
+    func send(_ value: Int, into subject: Subject<Int, Never>) -> [Int] {
+        subject.send(value)
+        return received
+    }
+
+    /// The same, from a task isolated to the actor that the actor did not start through Tether.
+    func sendFromAnIsolatedTask(_ value: Int, into subject: Subject<Int, Never>) async -> [Int] {
+        await Task { () -> [Int] in
+            subject.send(value)
+            return self.received
+        }.value
+    }
+}
+
+@Suite struct CommandIsolationRegressionTests {
+    @Test func testCommandMadeOnACustomActorStartsItsWorkInTheOrderOfTheExecutions() async {
+        let rounds = 4
+        let executions = 5_000
+        for round in 0..<rounds {
+            let log = ExecutionLog()
+            let command = await log.makeCommand()
+            let executed = DispatchSemaphore(value: 0)
+            Thread {
+                for input in 0..<executions { command.execute(input) }
+                executed.signal()
+            }.start()
+            #expect(executed.wait(timeout: .now() + 60) == .success)
+            let deadline = Date().addingTimeInterval(60)
+            while await log.inputs.count < executions, Date() < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            let inputs = await log.inputs
+            #expect(inputs == Array(0..<executions), "round \(round): the work ran out of order")
+        }
+    }
+
+    @Test func testConcurrentCommandMadeInNonisolatedCodeNeverRunsItsWorkOnTwoThreadsAtOnce() {
+        var count = 0  // plain state, captured by a closure written in nonisolated code
+        let overlap = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let command = Command<Void, Void, Never>(allowsConcurrentExecution: true) { () -> Void in
+            if overlap.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            count += 1
+            overlap.subtract(1, ordering: .acquiringAndReleasing)
+        }
+        let perThread = 10_000
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            Thread {
+                for _ in 0..<perThread { command.execute(()) }
+                group.leave()
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(overlaps.load(ordering: .relaxed) == 0, "the work ran on two threads at once")
+        #expect(count == 4 * perThread, "executions were lost or ran twice")
+    }
+
+    @Test func testSendOnTheSubscribersOwnCustomActorIsDeliveredAtOnce() async {
+        let subscriber = SubscriberOnAnActor()
+        let subject = Subject<Int, Never>()
+        await subscriber.follow(subject)
+        let afterFirst = await subscriber.send(1, into: subject)
+        #expect(afterFirst == [1], "a send on the subscriber's actor is delivered before it returns")
+        let afterSecond = await subscriber.sendFromAnIsolatedTask(2, into: subject)
+        #expect(afterSecond == [1, 2])
+    }
+}
