@@ -148,7 +148,9 @@ public final class Command<Input, Output, Failure: Error> {
 
     /// Creates a command whose executions run a synchronous function, inside ``execute(_:)``: the
     /// function has run, and the execution has ended, when `execute` returns (except when `execute` is
-    /// called from one of the command's own callbacks; see the type's notes).
+    /// called from one of the command's own callbacks, see the type's notes; and, with
+    /// ``allowsConcurrentExecution`` in a command made in nonisolated code, while another thread runs the
+    /// command's work: calls of the function never overlap, so that one waits for that thread's turn).
     ///
     /// This is the initializer a closure without `await` picks: `Command { print("signing in") }`
     /// prints before `execute(())` returns. A closure that returns a `Signal` picks the `Signal`

@@ -44,7 +44,7 @@ public protocol ObserverProtocol<Value, Failure>: AnyObject {
     func send(event: Event<Value, Failure>)
 
     /// Called once for each subscription made with this observer by
-    /// ``SignalConvertible/subscribe(_:)``, before the subscription starts, with the disposable that ends it
+    /// ``SignalConvertible/subscribe(_:isolation:)``, before the subscription starts, with the disposable that ends it
     /// (RAC's `-didSubscribeWithDisposable:`). The default does nothing; an observer of your own can keep
     /// the disposable, to end its subscriptions itself. Disposing it here means the observer receives
     /// nothing from that subscription.
