@@ -20,9 +20,3 @@ func isProcessMainThread() -> Bool {
         return parts.count == 3 && parts[0] == parts[2]
     #endif
 }
-
-/// Whether the calling code runs on the main thread, or on the main queue (which, after
-/// `dispatchMain()`, runs on another thread).
-func isOnMainThread() -> Bool {
-    QueueScheduler.main.isCurrent || isProcessMainThread()
-}

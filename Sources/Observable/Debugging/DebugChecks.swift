@@ -96,7 +96,7 @@ extension TetherDebug {
     ) {
         CheckSettings.shared.set(checks, report: report)
         if !checks.isEmpty { isEnabled = true }
-        DebugSwitch.set(DebugSwitch.checks, !checks.isEmpty)
+        DebugSwitch.turn(DebugSwitch.checks, !checks.isEmpty)
     }
 
     /// Declares that objects of `type` may only be touched on the main queue (`@MainActor` view
@@ -165,8 +165,3 @@ func describeSubmission<Op>(_ submission: Op) -> String {
     return String(text.dropFirst(6).dropLast())
 }
 
-/// Whether the caller runs on the main queue (or the main thread, which drains it in `dispatchMain`-less
-/// programs and tests).
-func isOnMainQueue() -> Bool {
-    QueueScheduler.main.isCurrent || DebugThreadContext.current.isMainThread
-}

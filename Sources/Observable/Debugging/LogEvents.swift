@@ -124,5 +124,3 @@ func currentQueueLabel() -> String? {
     DispatchQueue.getSpecific(key: schedulerNameKey)
 }
 
-/// Each ``QueueScheduler``'s queue carries its label under this key, for ``LogEntry/queue``.
-let schedulerNameKey = DispatchSpecificKey<String>()

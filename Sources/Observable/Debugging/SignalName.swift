@@ -13,7 +13,7 @@ extension SignalConvertible {
     /// print(valid)   // login.username.map
     /// ```
     public func named(_ name: String) -> Signal<Value, Failure> {
-        DebugSwitch.set(DebugSwitch.names, true)
+        DebugSwitch.turn(DebugSwitch.names, true)
         let base = signal
         // `signal` noted `base` as the input of the next signal made here; the named copy replaces it.
         DebugThreadContext.current.clearPendingInputs()

@@ -1,15 +1,12 @@
-extension LiveSubscriptionNode {
-    /// Called by `Signal.start` while a debugging tool is on: forgets inputs read for nothing on this
-    /// thread (the `signal` that `subscribe` read), and — while the graph is on and the signal has debug
-    /// info — registers a node for the stage being started (removed when its subscription ends) and
-    /// returns it; `Signal.start` then adds ``didEnd()`` to the subscription's lifetime and calls
-    /// ``didStart()`` once the stage has started.
-    ///
-    /// The lifetime is not passed in: handing it to out-of-line code would make it escape for the
-    /// optimizer, and a subscription whose lifetime never escapes (a cold signal subscribed for its
-    /// values only) is allocated on the stack.
-    @usableFromInline
-    static func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
+/// The debugging tools' side of ``StageTracking``: what `Signal.start` does, through the hook, while a
+/// debugging tool is on. Installed by ``DebugSwitch/turn(_:_:)`` before it turns a tool on.
+final class StageTracker: StageTracking {
+    static let shared = StageTracker()
+
+    /// Forgets inputs read for nothing on this thread (the `signal` that `subscribe` read), and — while
+    /// the graph is on and the signal has debug info — registers a node for the stage being started
+    /// (removed when its subscription ends) and returns it.
+    func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
         let graph = DebugSwitch.isOn(DebugSwitch.graph)
         // Nothing to forget and nothing to register: no thread-local lookup.
         if (debugInfo == nil || !graph) && !DebugThreadContext.anyThreadHasPendingInputs { return nil }
@@ -30,12 +27,27 @@ extension LiveSubscriptionNode {
     }
 
     /// The stage's subscription ended: it leaves the graph.
-    @usableFromInline
-    func didEnd() {
-        LiveRegistry.shared.remove(self)
-        DebugTrace.recordInstant("disposed", node: self, context: DebugThreadContext.current)
+    func didEnd(_ node: LiveSubscriptionNode) {
+        LiveRegistry.shared.remove(node)
+        DebugTrace.recordInstant("disposed", node: node, context: DebugThreadContext.current)
     }
 
+    /// The stage has started (its upstream stages too).
+    func didStart(_ node: LiveSubscriptionNode) {
+        DebugThreadContext.current.starting.removeLast()
+    }
+}
+
+extension DebugSwitch {
+    /// Turns `tool` on or off, after installing the debugging tools' ``StageTracking`` hook: the only way
+    /// the debugging tools switch themselves on, so that `Signal.start` finds the hook whenever a tool is on.
+    static func turn(_ tool: UInt, _ on: Bool) {
+        if on { StageTrackingHook.install(StageTracker.shared) }
+        set(tool, on)
+    }
+}
+
+extension LiveSubscriptionNode {
     /// The node of the stage described by `info` that is starting on this thread, if the graph is on.
     static func starting(as info: SignalDebugInfo) -> LiveSubscriptionNode? {
         guard DebugSwitch.isOn(DebugSwitch.graph), let node = DebugThreadContext.current.starting.last,
@@ -43,12 +55,6 @@ extension LiveSubscriptionNode {
         else { return nil }
         node.recordsEvents.store(true, ordering: .relaxed)
         return node
-    }
-
-    /// The stage has started (its upstream stages too).
-    @usableFromInline
-    func didStart() {
-        DebugThreadContext.current.starting.removeLast()
     }
 
     /// Before the stage sends `event` on: counts it and marks it as being delivered on this thread (for

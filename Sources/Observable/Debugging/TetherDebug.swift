@@ -30,8 +30,8 @@ public enum TetherDebug {
     public static var isEnabled: Bool {
         get { DebugSwitch.isOn(DebugSwitch.graph) }
         set {
-            if newValue { DebugSwitch.set(DebugSwitch.names, true) }
-            DebugSwitch.set(DebugSwitch.graph, newValue)
+            if newValue { DebugSwitch.turn(DebugSwitch.names, true) }
+            DebugSwitch.turn(DebugSwitch.graph, newValue)
         }
     }
 
@@ -88,7 +88,7 @@ public enum TetherDebug {
     public static func startTrace() {
         isEnabled = true
         DebugTrace.shared.start()
-        DebugSwitch.set(DebugSwitch.tracing, true)
+        DebugSwitch.turn(DebugSwitch.tracing, true)
     }
 
     /// Stops recording and writes the trace to `url` as Chrome trace-event JSON: open it in Perfetto
@@ -120,7 +120,7 @@ public enum TetherDebug {
     }
 
     private static func finishTrace() -> (json: String, count: Int) {
-        DebugSwitch.set(DebugSwitch.tracing, false)
+        DebugSwitch.turn(DebugSwitch.tracing, false)
         return DebugTrace.shared.finish()
     }
 }

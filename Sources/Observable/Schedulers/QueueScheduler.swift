@@ -177,3 +177,6 @@ public final class QueueScheduler: Scheduler {
         return .now() + .nanoseconds(Int(nanoseconds))
     }
 }
+
+/// Each ``QueueScheduler``'s queue carries its label under this key (for the debugging tools' log entries).
+let schedulerNameKey = DispatchSpecificKey<String>()

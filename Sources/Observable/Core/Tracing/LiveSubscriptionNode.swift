@@ -60,3 +60,53 @@ final class LiveRegistry: @unchecked Sendable {
         lock.withLock { Array(nodes.values) }.sorted { $0.id < $1.id }
     }
 }
+
+/// What the debugging tools do when a stage starts and when its subscription ends. `Signal.start` calls
+/// it (through ``StageTrackingHook``) only while a debugging tool is on; the tools, a higher layer,
+/// install their implementation before they turn themselves on, so the core never names them.
+package protocol StageTracking: AnyObject, Sendable {
+    /// Called as a stage starts: returns the stage's node when the graph registers it (the start then
+    /// calls ``didEnd(_:)`` when the subscription ends and ``didStart(_:)`` once the stage has started).
+    func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode?
+    /// The stage has started (its upstream stages too).
+    func didStart(_ node: LiveSubscriptionNode)
+    /// The stage's subscription ended.
+    func didEnd(_ node: LiveSubscriptionNode)
+}
+
+/// Where the debugging tools' ``StageTracking`` is installed. Read only on the slow path (a tool is on).
+package enum StageTrackingHook {
+    private static let storage = Mutex<(any StageTracking)?>(nil)
+
+    /// The installed tracking, if a debugging tool was ever turned on.
+    static var installed: (any StageTracking)? { storage.withLock { $0 } }
+
+    /// Installs `tracking` (the debugging tools' one implementation; installing it again changes nothing).
+    package static func install(_ tracking: any StageTracking) {
+        storage.withLock { if $0 == nil { $0 = tracking } }
+    }
+}
+
+extension LiveSubscriptionNode {
+    /// Called by `Signal.start` while a debugging tool is on (see ``StageTracking/starting(_:)``).
+    ///
+    /// The lifetime is not passed in: handing it to out-of-line code would make it escape for the
+    /// optimizer, and a subscription whose lifetime never escapes (a cold signal subscribed for its
+    /// values only) is allocated on the stack.
+    @usableFromInline
+    static func starting(_ debugInfo: SignalDebugInfo?) -> LiveSubscriptionNode? {
+        StageTrackingHook.installed?.starting(debugInfo)
+    }
+
+    /// The stage's subscription ended (see ``StageTracking/didEnd(_:)``).
+    @usableFromInline
+    func didEnd() {
+        StageTrackingHook.installed?.didEnd(self)
+    }
+
+    /// The stage has started (see ``StageTracking/didStart(_:)``).
+    @usableFromInline
+    func didStart() {
+        StageTrackingHook.installed?.didStart(self)
+    }
+}

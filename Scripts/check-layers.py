@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Fails when a folder of Sources/Observable names something declared only in a higher layer.
+
+The layers are CONTRIBUTING.md's table ("The layers of `Observable`"); each folder may name the types and
+functions of its own layer and of the layers below it, never those above. The compiler enforces the
+target boundaries (a target cannot import what depends on it); this script enforces the folders inside the
+`Observable` target, which the compiler cannot see.
+
+What counts as a name: every top-level type (class, struct, enum, protocol, actor, typealias; a nested type
+is named through its parent), every top-level function, variable and constant, and every member function
+whose name has two words or more (`reportReentrantSend`, `withSubscriberLabel`) and is not also a common
+member of the standard library (`removeAll`, `isCurrent`): one-word member names (`start`, `send`) are
+shared by many types and would say nothing. A name declared in the folder's own layer or below is never flagged, even if a
+higher layer declares it too. Comments and string literals are ignored.
+
+`RuntimeAssumptions.swift` stands outside the layers on purpose (CONTRIBUTING.md): any layer may call it,
+and it may name any layer (its self-tests build objects of the layers they check).
+
+Usage: Scripts/check-layers.py [--list]   (--list prints each folder's layer and the number of names)
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "Observable")
+
+# CONTRIBUTING.md, "The layers of `Observable`".
+LAYERS = {
+    "Primitives": 0,
+    "Disposables": 1,
+    "Core": 2,
+    "Schedulers": 3,
+    "OperatorKit": 4,
+    "Subjects": 5,
+    "Multicast": 5,
+    "Subscribing": 6,
+    "Concurrency": 6,
+    "Operators": 7,
+    "Properties": 7,
+    "ObservedProperties": 7,
+    "ObservationFramework": 7,
+    "Debugging": 8,
+}
+OUTSIDE = {"RuntimeAssumptions.swift"}
+
+TYPE_DECL = re.compile(
+    r"^(?:@[\w.()]+\s+)*(?:(?:public|package|internal|private|fileprivate|final|indirect|nonisolated)\s+)*"
+    r"(?:class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)"
+)
+TOP_DECL = re.compile(
+    r"^(?:@[\w.()]+\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*"
+    r"(?:func|var|let)\s+([A-Za-z_]\w*)"
+)
+MEMBER_FUNC = re.compile(
+    r"^\s+(?:@[\w.()]+\s+)*(?:(?:public|package|internal|private|fileprivate|final|static|class|override|"
+    r"nonisolated|mutating|borrowing|consuming)\s+)*func\s+([a-z]\w*[A-Z]\w*)"
+)
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# Member names the standard library, Foundation or Dispatch also use: a match says nothing about layers.
+COMMON_MEMBERS = {"removeAll", "isCurrent", "removeFirst", "popFirst", "makeIterator", "reserveCapacity"}
+
+
+def strip_comments_and_strings(text):
+    """The code without comments and string literals (multi-line strings included)."""
+    text = re.sub(r'"""(?:.|\n)*?"""', '""', text)
+    text = re.sub(r"/\*(?:.|\n)*?\*/", " ", text)
+    lines = []
+    for line in text.split("\n"):
+        line = re.sub(r'"(?:\\.|[^"\\])*"', '""', line)
+        index = line.find("//")
+        if index >= 0:
+            line = line[:index]
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def layer_of(path):
+    relative = os.path.relpath(path, ROOT)
+    parts = relative.split(os.sep)
+    if len(parts) == 1:
+        return None if parts[0] in OUTSIDE else -1
+    return LAYERS.get(parts[0], -1)
+
+
+def main():
+    files = []
+    for directory, _, names in os.walk(ROOT):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                path = os.path.join(directory, name)
+                files.append((path, strip_comments_and_strings(open(path, encoding="utf-8").read())))
+
+    problems = []
+    declared = {}  # name -> set of layers that declare it
+    for path, code in files:
+        layer = layer_of(path)
+        if layer == -1:
+            problems.append(f"{os.path.relpath(path, ROOT)}: in no layer of the table (add its folder)")
+            continue
+        if layer is None:
+            continue
+        for line in code.split("\n"):
+            for pattern in (TYPE_DECL, TOP_DECL, MEMBER_FUNC):
+                match = pattern.match(line)
+                if match and match.group(1) not in COMMON_MEMBERS:
+                    declared.setdefault(match.group(1), set()).add(layer)
+
+    if "--list" in sys.argv:
+        for folder, layer in sorted(LAYERS.items(), key=lambda item: item[1]):
+            count = sum(1 for layers in declared.values() if min(layers) == layer)
+            print(f"{layer}  {folder:22} {count} names first declared here")
+
+    for path, code in files:
+        layer = layer_of(path)
+        if layer is None or layer == -1:
+            continue
+        seen = set()
+        for number, line in enumerate(code.split("\n"), start=1):
+            for name in IDENTIFIER.findall(line):
+                layers = declared.get(name)
+                if not layers or min(layers) <= layer or (name, number) in seen:
+                    continue
+                seen.add((name, number))
+                above = ", ".join(folder for folder, value in LAYERS.items() if value == min(layers))
+                problems.append(
+                    f"Sources/Observable/{os.path.relpath(path, ROOT)}:{number}: layer {layer} names "
+                    f"`{name}`, declared in layer {min(layers)} ({above})"
+                )
+
+    if problems:
+        print("\n".join(problems))
+        print(
+            f"\n{len(problems)} reference(s) go up the layer table of CONTRIBUTING.md: move the name down, or "
+            "the code that uses it up.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"layers: no reference goes up ({len(files)} files of Sources/Observable)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
