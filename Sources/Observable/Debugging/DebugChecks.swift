@@ -164,4 +164,3 @@ func describeSubmission<Op>(_ submission: Op) -> String {
     guard text.hasPrefix("event("), text.hasSuffix(")") else { return text }
     return String(text.dropFirst(6).dropLast())
 }
-

@@ -123,4 +123,3 @@ extension SignalConvertible {
 func currentQueueLabel() -> String? {
     DispatchQueue.getSpecific(key: schedulerNameKey)
 }
-
