@@ -331,21 +331,18 @@ package class SerialGate<Op>: @unchecked Sendable {
             let owner = state & ~1
             if owner == 0 { return parked || state == 1 }
             if owner == me { return parked }
-            guard
-                let wait = WaitGraph.shared.begin(
-                    waitingFor: owner, breakable: true, parkingAddress: sendersAddress)
-            else { return parked }
-            parked = true
             parkedSenders += 1
             lock.unlock()
-            ParkingLot.park(on: sendersAddress) {
-                backlog.load(ordering: .relaxed) >= Self.backlogLimit && !wait.isBroken
-                    && word.load(ordering: .relaxed) & ~1 != 0
+            let outcome = RoomWait.park(waitingFor: owner, on: sendersAddress) {
+                backlog.load(ordering: .relaxed) >= Self.backlogLimit && word.load(ordering: .relaxed) & ~1 != 0
             }
-            WaitGraph.shared.end(wait)
             lock.lock()
             parkedSenders -= 1
-            if wait.isBroken { return parked }
+            switch outcome {
+            case .notStarted: return parked
+            case .broken: return true
+            case .woken: parked = true
+            }
         }
         return parked
     }

@@ -90,23 +90,18 @@ package final class ActorHop: @unchecked Sendable {
     /// Called with `lock` held (returns with it held): parks while the backlog is full and the hop is not
     /// cancelled, when the thread waited for is known and the wait closes no cycle (see the type's notes).
     private func waitForRoom() {
-        let me = currentThreadID
         while pending.count >= Self.backlogLimit && !cancelled.load(ordering: .relaxed) {
             var target = drainer.load(ordering: .relaxed)
             if target == 0, case .main = isolation { target = MainActorThread.last }
-            guard target != 0, target != me,
-                let wait = WaitGraph.shared.begin(waitingFor: target, breakable: true, parkingAddress: sendersAddress)
-            else { return }
+            if target == 0 { return }
             parkedSenders += 1
             lock.unlock()
-            ParkingLot.park(on: sendersAddress) {
+            let outcome = RoomWait.park(waitingFor: target, on: sendersAddress) {
                 queued.load(ordering: .relaxed) >= Self.backlogLimit && !cancelled.load(ordering: .relaxed)
-                    && !wait.isBroken
             }
-            WaitGraph.shared.end(wait)
             lock.lock()
             parkedSenders -= 1
-            if wait.isBroken { return }
+            if outcome != .woken { return }
         }
     }
 
