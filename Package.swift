@@ -18,20 +18,25 @@ let package = Package(
     ],
     targets: [
         .target(name: "TetherShims"),
-        .target(name: "Observable", dependencies: ["TetherShims"], exclude: ["Operators/README.md"]),
+        // The delivery engine and the primitives under it (locks, parking, the serial gate, the disposal
+        // fence, the bounded wait): a target of its own, not a product, that imports nothing of Tether but
+        // its C shims, so the compiler keeps it below Observable (issue 42).
+        .target(name: "TetherEngine", dependencies: ["TetherShims"]),
+        .target(name: "Observable", dependencies: ["TetherEngine", "TetherShims"], exclude: ["Operators/README.md"]),
         .target(name: "Bridges", dependencies: ["Observable", "TetherShims"]),
         .target(name: "Binding", dependencies: ["Observable"]),
         .target(name: "Tether", dependencies: ["Observable", "Bridges", "Binding"]),
         .target(name: "TetherTesting", dependencies: ["Observable"]),
         // Tether's own test helpers (event logs, watchdogs, stress scale, lock-step races), at `package`
         // access: a target, not a product, beside the tests that use it.
-        .target(name: "TetherTestSupport", dependencies: ["Observable"], path: "Tests/TetherTestSupport"),
+        .target(name: "TetherTestSupport", dependencies: ["Observable", "TetherEngine"], path: "Tests/TetherTestSupport"),
         .target(
             name: "TetherDemoModels", dependencies: ["Observable", "Bridges", "Binding"], path: "Examples/DemoModels"),
         .executableTarget(
             name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
             path: "Examples/TetherDemo"),
-        .testTarget(name: "ObservableTests", dependencies: ["Observable", "TetherTesting", "TetherTestSupport"]),
+        .testTarget(
+            name: "ObservableTests", dependencies: ["Observable", "TetherEngine", "TetherTesting", "TetherTestSupport"]),
         .testTarget(
             name: "BridgesTests", dependencies: ["Bridges", "Observable", "TetherTesting", "TetherTestSupport"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting", "TetherTestSupport"]),

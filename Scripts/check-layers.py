@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a folder of Sources/Observable names something declared only in a higher layer.
+"""Fails when a folder of Sources/Observable names something declared only in a higher layer, or when the
+engine target (Sources/TetherEngine, layer 0) imports more than the toolchain and TetherShims.
 
 The layers are CONTRIBUTING.md's table ("The layers of `Observable`"); each folder may name the types and
 functions of its own layer and of the layers below it, never those above. The compiler enforces the
@@ -24,10 +25,12 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "Observable")
+ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TetherEngine")
+# What the engine target (layer 0, below Observable) may import: the toolchain and Tether's C shims.
+ENGINE_IMPORTS = {"Synchronization", "Dispatch", "Foundation", "Glibc", "Musl", "Darwin", "TetherShims"}
 
 # CONTRIBUTING.md, "The layers of `Observable`".
 LAYERS = {
-    "Primitives": 0,
     "Disposables": 1,
     "Core": 2,
     "Schedulers": 3,
@@ -92,6 +95,13 @@ def main():
                 files.append((path, strip_comments_and_strings(open(path, encoding="utf-8").read())))
 
     problems = []
+    for name in sorted(os.listdir(ENGINE)):
+        if not name.endswith(".swift"):
+            continue
+        for number, line in enumerate(open(os.path.join(ENGINE, name), encoding="utf-8"), start=1):
+            match = re.match(r"^(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:\w+\s+)?(\w+)", line)
+            if match and match.group(1) not in ENGINE_IMPORTS:
+                problems.append(f"Sources/TetherEngine/{name}:{number}: the engine imports `{match.group(1)}`")
     declared = {}  # name -> set of layers that declare it
     for path, code in files:
         layer = layer_of(path)
@@ -106,8 +116,18 @@ def main():
                 if match and match.group(1) not in COMMON_MEMBERS:
                     declared.setdefault(match.group(1), set()).add(layer)
 
+    # The engine's names are layer 0: any folder may use them.
+    for name in os.listdir(ENGINE):
+        if name.endswith(".swift"):
+            code = strip_comments_and_strings(open(os.path.join(ENGINE, name), encoding="utf-8").read())
+            for line in code.split("\n"):
+                for pattern in (TYPE_DECL, TOP_DECL, MEMBER_FUNC):
+                    match = pattern.match(line)
+                    if match and match.group(1) not in COMMON_MEMBERS:
+                        declared.setdefault(match.group(1), set()).add(0)
+
     if "--list" in sys.argv:
-        for folder, layer in sorted(LAYERS.items(), key=lambda item: item[1]):
+        for folder, layer in sorted([("TetherEngine", 0)] + list(LAYERS.items()), key=lambda item: item[1]):
             count = sum(1 for layers in declared.values() if min(layers) == layer)
             print(f"{layer}  {folder:22} {count} names first declared here")
 

@@ -1,4 +1,5 @@
 import Observable
+import TetherEngine
 
 /// An action a user can trigger — signing in, searching, saving — with its state as signals
 /// (RAC's `RACCommand`).

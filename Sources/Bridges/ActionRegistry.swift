@@ -1,5 +1,6 @@
 import Observable
 import Synchronization
+import TetherEngine
 
 /// The selector-less target-action registry: closures keyed by ``ControlEvents``, fired by
 /// ``sendActions(for:from:)``, observable with ``signal(for:)`` (RAC's `rac_signalForControlEvents:`).

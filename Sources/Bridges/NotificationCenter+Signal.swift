@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 
 extension NotificationCenter {
     /// The notifications named `name` (any name when `nil`) as a signal (RAC's

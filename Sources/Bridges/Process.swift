@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherEngine
 
 /// How a child process ended.
 ///

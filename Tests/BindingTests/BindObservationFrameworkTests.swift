@@ -4,6 +4,7 @@ import Observation
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 @Observation.Observable
 final class Mixer {

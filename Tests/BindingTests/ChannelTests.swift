@@ -1,6 +1,7 @@
 import Binding
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// A property with a change signal (current value first), counting how often it is set.
 private final class ObservableBox<Value> {

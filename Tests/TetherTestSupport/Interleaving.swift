@@ -2,6 +2,7 @@ import Foundation
 import Observable
 import Synchronization
 import XCTest
+import TetherEngine
 
 // Deterministic interleavings of real threads, for the tests of the synchronization primitives (issue 30).
 //

@@ -1,4 +1,5 @@
 import Observable
+import TetherEngine
 
 /// One of a channel's two terminals.
 enum ChannelEnd {

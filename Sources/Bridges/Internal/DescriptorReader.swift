@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherEngine
 
 #if canImport(Glibc)
     import Glibc

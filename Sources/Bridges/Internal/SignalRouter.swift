@@ -1,5 +1,6 @@
 import Dispatch
 import Observable
+import TetherEngine
 
 #if canImport(Glibc)
     import Glibc

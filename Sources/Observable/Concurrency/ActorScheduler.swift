@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A scheduler that runs its work isolated to an actor — ``main`` for the main actor.
 ///
 /// Use it to deliver a signal's events where Swift's concurrency checker expects them: the closures

@@ -1,4 +1,5 @@
 import TetherShims
+import TetherEngine
 
 /// How ``AsyncSignal`` buffers values that arrive while the consuming task is busy — the same three
 /// policies as `AsyncStream.Continuation.BufferingPolicy`.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension Signal {
     /// A signal that iterates `sequence` in a task and sends its elements, then completes — or fails
     /// with the sequence's error (typed: `S.Failure` becomes the signal's `Failure`).

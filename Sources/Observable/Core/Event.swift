@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// One thing a signal tells its observer: a value, a failure, or that it has finished.
 ///
 /// A subscription receives `next* (error | completed)?` — any number of values, then at most one

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// The sending end handed to a signal's recipe (RAC's `id<RACSubscriber>` in `createSignal:`).
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A cold stream of events: a recipe that runs once for each subscription (RAC's `RACSignal`).
 ///
 /// Nothing happens until someone subscribes; each subscription runs the recipe anew and receives

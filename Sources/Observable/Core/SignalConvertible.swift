@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Anything that can be observed as a ``Signal``: signals themselves, the subjects, properties.
 ///
 /// Every operator is declared on this protocol and returns a concrete `Signal`, so operators apply

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The internal receiving end of a subscription: a closure that takes events, or one that takes values
 /// only (a subscriber interested in nothing but values).
 ///

@@ -1,3 +1,4 @@
+import TetherEngine
 /// The opt-in checks (see ``TetherDebug/enableChecks(_:report:)``).
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import TetherEngine
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

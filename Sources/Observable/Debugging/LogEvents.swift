@@ -1,4 +1,5 @@
 import Dispatch
+import TetherEngine
 
 /// Which events ``SignalConvertible/log(_:events:to:)`` reports.
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A snapshot of live subscriptions as a graph: sources, operator stages (with their names) and
 /// subscribers, with edges in the direction events flow. Made by ``TetherDebug/graph(matching:)``.
 ///

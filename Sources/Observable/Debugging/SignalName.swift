@@ -1,3 +1,4 @@
+import TetherEngine
 extension SignalConvertible {
     /// This signal with a name for the debugging tools (RAC's `setNameWithFormat:`).
     ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The debugging tools' side of ``StageTracking``: what `Signal.start` does, through the hook, while a
 /// debugging tool is on. Installed by ``DebugSwitch/turn(_:_:)`` before it turns a tool on.
 final class StageTracker: StageTracking {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherEngine
 
 /// Tether's debugging tools: the live graph of subscriptions, a trace you open in Perfetto, and opt-in
 /// checks (<doc:DebuggingPipelines>).

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// A disposable that runs a closure once, the first time it is disposed (RAC's
 /// `+[RACDisposable disposableWithBlock:]`).

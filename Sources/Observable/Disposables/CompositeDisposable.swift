@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// A disposable that disposes a group of disposables together (RAC's `RACCompoundDisposable`).
 ///

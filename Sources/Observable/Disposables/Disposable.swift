@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Something that can be cancelled: a subscription, a scheduled action, an OS resource.
 ///
 /// `dispose()` is idempotent and thread-safe. Disposing a subscription stops delivery: once

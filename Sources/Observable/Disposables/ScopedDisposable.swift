@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Disposes the wrapped disposable when it is deinitialized (RAC's `-asScopedDisposable`).
 ///
 /// Keep one in a property to tie a subscription to its owner's lifetime.

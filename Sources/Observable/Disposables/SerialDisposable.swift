@@ -1,3 +1,4 @@
+import TetherEngine
 /// Holds one disposable at a time; replacing it disposes the previous one (RAC's
 /// `RACSerialDisposable`). Once disposed, any new inner disposable is disposed at once.
 ///

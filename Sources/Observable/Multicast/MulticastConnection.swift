@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Shares one subscription to a source signal among many subscribers (RAC's `RACMulticastConnection`).
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Subscribes to this signal now, once, and replays everything it sends — values and terminal
     /// event — to every subscriber, early or late (RAC's `replay`).

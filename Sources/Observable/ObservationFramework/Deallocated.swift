@@ -1,4 +1,5 @@
 import Observation
+import TetherEngine
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension Observation.Observable where Self: AnyObject {

@@ -1,5 +1,6 @@
 import Observation
 import Synchronization
+import TetherEngine
 
 /// Watches an `@Observable` object's deinitialization through its registrar: a tracking of the
 /// subscription's private key path holds a token; the registrar releases it, unfired, when the object

@@ -8,6 +8,7 @@
 // This file holds what both share; it imports no SPI.
 import Observation
 import Synchronization
+import TetherEngine
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension Observation.Observable where Self: AnyObject {

@@ -1,3 +1,5 @@
+import TetherEngine
+
 // The tracking of `observe(\.path)` on `@Observable` objects (``FrameworkObservation``) in a build with
 // `-D TETHER_OBSERVATION_PUBLIC_API`: Observation's public API only, for toolchains without the SPI that
 // `SubscriptionWithSPI.swift` uses (see `Observe.swift`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 // The default tracking of `observe(\.path)` on `@Observable` objects (``FrameworkObservation``):
 // synchronous, after the set, through `withObservationTracking(_:didSet:)`, which the toolchain ships as SPI
 // (`@_spi(SwiftUI)`). A build with `-D TETHER_OBSERVATION_PUBLIC_API` leaves this file out and uses

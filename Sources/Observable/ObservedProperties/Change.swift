@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// One change of an observed key path, sent by ``KeyPathObservable/valuesAndChanges(_:options:)``
 /// (RAC's `rac_valuesAndChangesForKeyPath:options:observer:`, KVO's change dictionary).
 ///

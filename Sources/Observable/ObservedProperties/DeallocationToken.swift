@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Storage that lets Tether see its owner deinitialize: store one in any class to give it
 /// `deallocated` (RAC's `rac_willDeallocSignal`).
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A class whose `@Observed` properties can be observed through key paths — KVO for Linux.
 ///
 /// Adopting it costs nothing: it has no requirements. It gives the class ``observe(_:)`` (RACObserve),

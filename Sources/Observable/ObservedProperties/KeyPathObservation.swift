@@ -1,3 +1,4 @@
+import TetherEngine
 /// What a key-path observation reports to the signal built on it.
 @usableFromInline
 enum KeyPathUpdate<Value> {

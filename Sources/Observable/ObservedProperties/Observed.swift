@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Makes a stored property of a ``KeyPathObservable`` class observable with
 /// ``KeyPathObservable/observe(_:)`` — Tether's replacement for KVO on Linux.

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Synchronization
 import TetherShims
+import TetherEngine
 
 /// How many threads are evaluating a key path under read tracking right now.
 ///

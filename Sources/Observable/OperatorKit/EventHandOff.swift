@@ -1,3 +1,4 @@
+import TetherEngine
 /// How an operator that delivers elsewhere (``SignalConvertible/deliver(on:)``,
 /// ``SignalConvertible/deliverOnMainThread()``) hands the source's events over to its mailbox.
 @usableFromInline

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Serializes the inputs of a multi-source or asynchronous operator into one handler.
 ///

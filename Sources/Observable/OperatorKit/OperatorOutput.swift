@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The downstream end of one operator subscription: the sink it sends to and the lifetime that its
 /// terminal event ends.
 ///

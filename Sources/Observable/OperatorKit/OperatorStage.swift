@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension Signal {
     /// Starts this signal as the current stage of a sequential operator (`concat`, `then`, `catch`,
     /// `retry`, `repeat`): one stage runs at a time, and the operator moves on to the next when it ends.

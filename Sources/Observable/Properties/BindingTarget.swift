@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A class that bindings can write into: adopt it (it has no requirements) to get `bind(\.property, to:)`.
 ///
 /// Swift has no `extension AnyObject`, so the `Binding` module hangs `bind` on this marker protocol.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Something a user triggers that can be enabled or disabled — a button of a UI toolkit, an entry of
 /// Bridges' action registry — so that a `Command` (module Binding) can drive it (RAC's
 /// `button.rac_command = command`).

@@ -1,4 +1,5 @@
 import Observation
+import TetherEngine
 
 /// The latest value a signal sent, as an Observation-tracked (`@Observable`) object: a `Signal` that an
 /// `@Observable` model can hold, and that SwiftUI-style code reading `value` re-reads when it changes.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A thread-safe observable value: a box you can read, set and observe from any thread
 /// (ReactiveSwift's `MutableProperty`; what `RACObserve` on an atomic property gave you in RAC).
 ///

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// The thread-safe state behind ``MutableProperty``: the value, the subscribers, and the ordered gate that
 /// delivers changes in the order they were made.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A read-only observable value: a view of a ``MutableProperty``, a value derived from other
 /// properties with ``PropertyProtocol/map(_:)`` or ``Property/combineLatest(_:_:)``, or a constant.
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A value that can be read at any time and observed as a signal of its current value, then its
 /// changes: ``MutableProperty`` and the read-only ``Property``.
 ///

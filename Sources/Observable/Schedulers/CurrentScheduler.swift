@@ -1,4 +1,5 @@
 import TetherShims
+import TetherEngine
 
 /// The scheduler running the calling code (RAC's `+[RACScheduler currentScheduler]`), or `nil`.
 ///

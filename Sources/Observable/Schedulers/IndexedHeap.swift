@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// An element of an ``IndexedHeap``: an object that carries its priority and its own position in the heap,
 /// so that the heap can remove it from anywhere in O(log n) without searching for it.
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Whether the calling code runs on the main thread, or on the main queue (which, after
 /// `dispatchMain()`, runs on another thread).
 func isOnMainThread() -> Bool {

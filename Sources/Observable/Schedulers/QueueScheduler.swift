@@ -1,4 +1,5 @@
 import Dispatch
+import TetherEngine
 
 /// Runs work on a serial Dispatch queue (RAC's `RACQueueScheduler` / `+schedulerWithPriority:`).
 ///

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension Scheduler {
     /// Runs `action` on this scheduler, and again each time it calls the `reschedule` closure it is given

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Where and when work runs (RAC's `RACScheduler`). Time is `Swift.Duration`.
 ///
 /// Implementations: ``ImmediateScheduler`` (now, on the calling thread), ``QueueScheduler``

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// A scheduler on virtual time, for deterministic tests of anything involving time (RAC's
 /// `RACTestScheduler`).

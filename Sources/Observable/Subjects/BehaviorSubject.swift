@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A subject with a current value, sent to each new subscriber first (RAC's `RACBehaviorSubject`).
 ///
 /// As in RAC, it is a replay subject of capacity one that starts with a value: after it has terminated,

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// A new subscriber of a source that calls it on subscribing — a ``MutableProperty``'s current value, a
 /// ``BehaviorSubject``'s latest value, a ``ReplaySubject``'s replay — catching up on its own thread.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A subject that replays past values to new subscribers (RAC's `RACReplaySubject`).
 ///
 /// It keeps the last `capacity` values (all of them by default) and, once it has terminated, its

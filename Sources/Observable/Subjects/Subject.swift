@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A hot source you send into; every current subscriber receives what is sent (RAC's `RACSubject`).
 ///
 /// Sending is thread-safe: sends from several threads are serialized, and a send from inside one of

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 // How subscribers join a subject and leave it before the owner took them in: in place under the lock (a
 // plain subject), catching up on their own thread (a subject that replays, see `JoinCatchUp`), or through

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Runs work on an actor in the order it was submitted, from any thread, with the delivery rules of the
 /// core: a bounded backlog, a fair share of the actor, and nothing run once cancelled.

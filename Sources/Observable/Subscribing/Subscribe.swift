@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Starts a subscription with closures for values, failure and completion (RAC's
     /// `subscribeNext:error:completed:`). Each closure is optional.

@@ -1,4 +1,5 @@
 import Observable
+import TetherEngine
 
 /// A signal built from a marble diagram on a `TestScheduler` that also logs its subscriptions.
 ///

@@ -1,4 +1,5 @@
 import Observable
+import TetherEngine
 
 /// Records every event a signal sends, with the time on a scheduler's clock, for assertions.
 ///

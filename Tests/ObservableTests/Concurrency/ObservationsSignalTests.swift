@@ -5,6 +5,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 @MainActor @Observation.Observable
 final class Scoreboard {

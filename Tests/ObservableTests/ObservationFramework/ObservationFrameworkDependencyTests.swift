@@ -5,6 +5,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 @Observable
 final class Profile {

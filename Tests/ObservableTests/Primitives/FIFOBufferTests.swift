@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Observable
+@testable import TetherEngine
 
 /// `FIFOBuffer`, the queue of `zip`, of `concat`'s waiting inners and of `AsyncSignal`'s buffer, driven
 /// directly.

@@ -4,6 +4,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// `Lock`, driven through scripted and exhaustively explored interleavings (see `Interleaving`): mutual
 /// exclusion, parking on a held lock and the hand-over on unlock, `tryLock`, `withLock`.

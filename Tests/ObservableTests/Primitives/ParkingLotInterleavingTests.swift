@@ -4,6 +4,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// `ParkingLot`'s park/unpark hand-shake, driven through scripted and explored interleavings: a waker changes
 /// the state, then unparks; a parker parks only if its condition still holds, and loops.

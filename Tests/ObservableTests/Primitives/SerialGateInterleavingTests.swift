@@ -4,6 +4,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// `SerialGate` as a serial executor, driven through scripted and explored interleavings: one owner performs
 /// operations one at a time, in submission order per sender; other threads' submissions are handed to it;

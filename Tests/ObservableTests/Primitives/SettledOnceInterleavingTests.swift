@@ -4,6 +4,7 @@ import TetherTesting
 import XCTest
 
 @testable import Observable
+@testable import TetherEngine
 
 /// `SettledOnce`, the blocking operators' one-shot wait: the first settle wins, and a waiter is woken by it
 /// whether it settled before the wait, between the waiter's check and its park, or while it was parked.

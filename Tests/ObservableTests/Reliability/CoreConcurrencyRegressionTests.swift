@@ -4,6 +4,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// The deadlocks and races of issue 14's adversarial review, one test each, plus the backlog bound.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Observable
 import TetherTestSupport
 import XCTest
+import TetherEngine
 
 /// Property-based test: random pipelines on random virtual-time schedules.
 ///

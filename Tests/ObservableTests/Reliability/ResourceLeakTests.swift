@@ -3,6 +3,7 @@ import Observable
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// Leak checks: ``ResourceCounter`` and weak references after disposal, completion, and the release
 /// of a source.

@@ -2,6 +2,7 @@ import Synchronization
 import XCTest
 
 @testable import Observable
+@testable import TetherEngine
 
 /// `JoinCatchUp` on its own, without a source: the joiner's run (initial events, the backlog, the end,
 /// a disposal, falling behind) and the owner's delivery of a backlog it took over. The test plays the

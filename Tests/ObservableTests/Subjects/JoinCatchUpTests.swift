@@ -4,6 +4,7 @@ import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
+import TetherEngine
 
 /// A new subscriber of a source that calls it on subscribing (a property's current value, a subject's
 /// replay) catches up on its own thread: the thread delivering to the others never waits for it and never

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Which debugging tools are on, as the bits of the low byte, and above them (in units of
 /// ``DebugSwitch/pendingInputsUnit``) how many threads have inputs pending (see

@@ -1,5 +1,6 @@
 import Synchronization
 import TetherShims
+import TetherEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// One started stage of a live subscription: the signal it runs, the stage it sends to, and counts of
 /// what passed. Registered in ``LiveRegistry`` while its subscription lives.

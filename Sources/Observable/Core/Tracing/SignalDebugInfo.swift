@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// What the debugging tools know about one signal: its name if it was given one, the operator or source
 /// that made it, and the signals it was made from. Immutable, so it is shared freely between threads.

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible {
     /// **Blocks** the calling thread until the signal sends its first value, and returns it; returns

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// Why a blocking helper — ``SignalConvertible/first()``, ``SignalConvertible/first(default:)``,
 /// ``SignalConvertible/waitUntilCompleted()``, ``SignalConvertible/toArray()`` — did not return a
 /// result.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Combines the latest values of this signal and `other` into pairs (RAC's `combineLatestWith:`).
     ///

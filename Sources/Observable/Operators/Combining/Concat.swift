@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Sends this signal's events, then — once it completes — subscribes to `other` and sends its
     /// events (RAC's `concat:`).

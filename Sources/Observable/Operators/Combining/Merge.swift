@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Sends the values of this signal and `other` as they arrive (RAC's `merge:`).
     ///

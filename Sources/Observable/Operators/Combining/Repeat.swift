@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Resubscribes to the source every time it completes, forever; values from every subscription
     /// are sent (RAC's `repeat`). An error is sent on and ends the result; the result itself never

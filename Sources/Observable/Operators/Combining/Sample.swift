@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Pairs each value of this signal with the latest value of `other` (ReactiveX's
     /// `withLatestFrom`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Prepends `value`: sends it on subscription, then this signal's events (RAC's `startWith:`).
     ///

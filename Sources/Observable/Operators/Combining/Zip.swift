@@ -1,3 +1,4 @@
+import TetherEngine
 extension SignalConvertible {
     /// Pairs the values of this signal and `other` by position: the first with the first, the second
     /// with the second, … (RAC's `zipWith:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible where Value == Bool {
     /// Sends the negation of each value (RAC's `not`).
     ///

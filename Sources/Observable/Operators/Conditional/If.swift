@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension Signal {
     /// Sends the events of `then` while the latest value of `condition` is `true`, and those of
     /// `else` while it is `false` (RAC's `+if:then:else:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Sends `true` as soon as a value passes `predicate`, or `false` when the signal completes without
     /// one; then completes (RAC's `-any:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension Signal {
     /// Sends the events of the signal that `cases` holds for the latest key, or of `defaultSignal` for a
     /// key it does not hold (RAC's `+switch:cases:default:`).

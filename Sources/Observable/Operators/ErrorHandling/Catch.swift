@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible {
     /// On error, switches to the signal that `handler` returns for that error (RAC's `catch:`).

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible {
     /// Replaces the failure type: every error is transformed by `transform`.

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible {
     /// Resubscribes to the source every time it fails, forever; values from every subscription are

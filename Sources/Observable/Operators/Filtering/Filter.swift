@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Sends only the values that satisfy `isIncluded` (RAC's `filter:`).
     ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// What a ``FlattenStateMachine`` tells its driver to do after an event.
 @usableFromInline
 enum FlattenAction<Inner, Subscription> {

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The one inner signal a ``SwitchToLatestState`` or ``ConcatState`` forwards at a time: its id and
 /// its subscription, and the id of the next one.
 @usableFromInline

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 /// Runs one subscription to `flatMap`, `flatMapLatest`, `concatMap` and their signal-of-signals
 /// forms: owns the inputs, their lifetimes and the sink, and lets a ``FlattenStateMachine`` decide.

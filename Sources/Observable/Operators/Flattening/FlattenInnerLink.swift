@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// One inner signal's subscription in a ``FlattenDriver``: the inner's id, for its events and for the
 /// notice that its subscription ended.
 ///

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// A ``FlattenStateMachine`` that forwards one inner signal at a time, its ``FlattenCurrentInner``
 /// (``SwitchToLatestState``, ``ConcatState``): what the current inner's events do is the same for both,
 /// up to what follows the current inner's completion.

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// How far the outer source of a flattening operator has got.
 @usableFromInline
 enum FlattenOuterPhase: Equatable {

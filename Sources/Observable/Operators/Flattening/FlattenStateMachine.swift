@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The logic of one flattening strategy (merge, concat, switch to latest), as a plain value that
 /// ``FlattenDriver`` feeds events into.
 ///

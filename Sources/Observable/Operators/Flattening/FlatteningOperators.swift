@@ -1,4 +1,5 @@
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible {
     /// Maps each value to a signal and merges the events of all those signals (RAC's

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The logic of `flatMap` and `flatten`: every inner signal is subscribed as soon as it arrives and
 /// all of them are forwarded. The result completes when the outer source and every inner have
 /// completed; any error fails it.

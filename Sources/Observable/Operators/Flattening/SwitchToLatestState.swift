@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// The logic of `switchToLatest` and `flatMapLatest`: only the latest inner signal is forwarded; a
 /// new one replaces (disposes) the previous one, whose events are ignored from then on. The result
 /// completes when the outer source has completed and the current inner (if any) has completed; an

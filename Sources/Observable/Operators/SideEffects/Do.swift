@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Runs `action` each time the result is subscribed, just before the source is subscribed
     /// (RAC's `initially:`).

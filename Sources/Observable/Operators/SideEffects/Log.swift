@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Prints each value as it passes, in the format of ``log(_:to:)`` (`prefix next(1)`), and
     /// forwards every event unchanged (RAC's `logNext`).

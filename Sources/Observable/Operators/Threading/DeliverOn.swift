@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TetherEngine
 
 extension SignalConvertible where Value: Sendable {
     /// Delivers every event on the main queue, at once when it is sent there with nothing else waiting

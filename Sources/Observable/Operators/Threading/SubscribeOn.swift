@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible where Value: Sendable {
     /// Starts the subscription — the source's recipe and its side effects — on `scheduler`
     /// (RAC's `subscribeOn:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible where Value: Sendable {
     /// Collects values into arrays, each sent `interval` after the first value it holds (RAC's
     /// `bufferWithTime:onScheduler:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible where Value: Sendable {
     /// Sends a value only once `interval` has passed without a newer one (RAC's `throttle:`, which is
     /// a debounce; see ``throttle(_:latest:on:)`` for rate limiting).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// What a ``SignalConvertible/delay(_:on:)`` subscription reacts to.
 @usableFromInline
 enum DelayInput<Value, Failure: Error> {

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible where Value: Sendable {
     /// Limits the rate of values: the first value passes at once and opens a window of `interval`;
     /// at the end of the window the first (or, with `latest: true`, the latest) value received during

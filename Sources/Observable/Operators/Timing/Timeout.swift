@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// What a ``SignalConvertible/timeout(after:raising:on:)->Signal<Self.Value,Self.Failure>`` subscription reacts to.
 @usableFromInline
 enum TimeoutInput<Value, Failure: Error> {

@@ -1,3 +1,5 @@
+import TetherEngine
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials  // Date only: the core stays off full Foundation where the toolchain splits it
 #else

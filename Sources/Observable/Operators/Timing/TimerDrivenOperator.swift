@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// What the handler of a timer-driven operator (`debounce`, `throttle`, `buffer(_:on:)`) reacts to.
 @usableFromInline
 enum TimedInput<Value, Failure: Error> {

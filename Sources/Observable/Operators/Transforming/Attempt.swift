@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Runs `action` with each value before sending it on; if `action` throws, sends the error
     /// instead of the value and ends the subscription to the source (RAC's `try:`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 /// One group of ``SignalConvertible/group(by:)``: the key its values share, and a signal of them
 /// (RAC's `RACGroupedSignal`).
 ///

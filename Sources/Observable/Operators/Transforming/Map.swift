@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Replaces every value with `value` (RAC's `mapReplace:`). Errors and completion pass through.
     ///

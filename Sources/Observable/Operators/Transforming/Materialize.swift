@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Turns every event into a value: values, the error and the completion all arrive as
     /// ``Event``s, and the result completes after the source's terminal event (RAC's `materialize`).

@@ -1,3 +1,5 @@
+import TetherEngine
+
 extension SignalConvertible {
     /// Combines all values into one result, sent when the source completes (RAC's
     /// `aggregateWithStart:reduce:`).

@@ -72,9 +72,9 @@ private let liveResources = Atomic<Int>(0)
 /// deinitializer of the class that holds it.
 @frozen
 @usableFromInline
-struct ResourceToken: ~Copyable {
+package struct ResourceToken: ~Copyable {
     @inlinable
-    init() {
+    package init() {
         ResourceCounter.increment()
     }
 

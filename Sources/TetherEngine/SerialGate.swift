@@ -65,8 +65,11 @@ import TetherShims
 /// every release of the gate wakes its disposers. A disposer delivers nothing itself: its removal is done
 /// in place under the lock when the gate is idle, or queued for the owner
 /// (``submitBookkeeping(_:inPlace:perform:)``).
-@usableFromInline
-package class SerialGate<Op>: @unchecked Sendable {
+///
+/// `open` only so that the sources of `Observable` (a subject's core, a property's storage, a mailbox) can
+/// be gates: the engine is a target of its own and Swift has no "package open". Not a product: nothing
+/// outside this package can import it.
+open class SerialGate<Op>: @unchecked Sendable {
     // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch`, `local` and `localCount` are
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
@@ -102,7 +105,7 @@ package class SerialGate<Op>: @unchecked Sendable {
     package static var batchesBeforeHandOff: Int { 4 }
 
     @inlinable
-    package init() {}
+    public init() {}
 
     /// Where senders waiting for the backlog park.
     @inlinable

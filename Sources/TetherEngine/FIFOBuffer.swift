@@ -5,27 +5,27 @@
 /// least 32 values and half of it. When the queue empties, storage of up to 64 values is kept, so a steady
 /// flow does not allocate per value, and larger storage (after a burst) is let go.
 @usableFromInline
-struct FIFOBuffer<Element> {
+package struct FIFOBuffer<Element> {
     @usableFromInline var storage: [Element] = []
     @usableFromInline var head = 0
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    var isEmpty: Bool { head == storage.count }
+    package var isEmpty: Bool { head == storage.count }
 
     @inlinable
-    var count: Int { storage.count - head }
+    package var count: Int { storage.count - head }
 
     @inlinable
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Removes and returns the oldest value. The buffer must not be empty.
     @inlinable
-    mutating func removeFirst() -> Element {
+    package mutating func removeFirst() -> Element {
         let element = storage[head]
         head += 1
         if head == storage.count {
