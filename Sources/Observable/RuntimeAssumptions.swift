@@ -1,7 +1,7 @@
 // The reflection SPI, for `_forEachField` only (field offsets, below: self-tested, with a `Mirror` fallback).
 @_spi(Reflection) import Swift
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// Every place where Tether relies on a detail of the Swift runtime that no public API promises, in one
 /// file, each with its safe alternative beside it.

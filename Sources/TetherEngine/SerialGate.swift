@@ -104,6 +104,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     @inlinable
     package static var batchesBeforeHandOff: Int { 4 }
 
+    /// An idle gate with nothing queued.
     @inlinable
     public init() {}
 

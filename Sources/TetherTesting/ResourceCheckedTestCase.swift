@@ -1,7 +1,7 @@
 import Foundation
 import Observable
-import XCTest
 import TetherEngine
+import XCTest
 
 /// An XCTest case that checks, after every test, that `ResourceCounter.total` is back where it was
 /// when the test started: every Tether object the test's pipelines allocated was freed (nothing

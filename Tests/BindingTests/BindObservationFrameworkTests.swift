@@ -1,10 +1,10 @@
 import Binding
 import Foundation
 import Observation
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 @Observation.Observable
 final class Mixer {

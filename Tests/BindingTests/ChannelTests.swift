@@ -1,7 +1,7 @@
 import Binding
+import TetherEngine
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// A property with a change signal (current value first), counting how often it is set.
 private final class ObservableBox<Value> {

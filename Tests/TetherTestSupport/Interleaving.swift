@@ -1,8 +1,8 @@
 import Foundation
 import Observable
 import Synchronization
-import XCTest
 import TetherEngine
+import XCTest
 
 // Deterministic interleavings of real threads, for the tests of the synchronization primitives (issue 30).
 //

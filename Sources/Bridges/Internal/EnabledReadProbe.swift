@@ -1,7 +1,7 @@
 import Observable
 import Synchronization
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// Tells whether evaluating a key path reads a given registry's `isEnabled` — how a control's
 /// `observe(\.isEnabled)` is recognized (key paths to protocol-extension properties made in generic and

@@ -1,5 +1,5 @@
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// How ``AsyncSignal`` buffers values that arrive while the consuming task is busy — the same three
 /// policies as `AsyncStream.Continuation.BufferingPolicy`.

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension Signal {
     /// Runs `work` on `workScheduler` for each subscription and delivers its result on
     /// `deliveryScheduler`, then completes — for a `Value` that is not `Sendable` (RAC's

@@ -1,6 +1,6 @@
 import Synchronization
-import TetherShims
 import TetherEngine
+import TetherShims
 
 #if canImport(Glibc)
     import Glibc

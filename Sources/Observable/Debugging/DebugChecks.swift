@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// The opt-in checks (see ``TetherDebug/enableChecks(_:report:)``).
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// This signal with a name for the debugging tools (RAC's `setNameWithFormat:`).
     ///

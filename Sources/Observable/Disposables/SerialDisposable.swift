@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// Holds one disposable at a time; replacing it disposes the previous one (RAC's
 /// `RACSerialDisposable`). Once disposed, any new inner disposable is disposed at once.
 ///

@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// What a key-path observation reports to the signal built on it.
 @usableFromInline
 enum KeyPathUpdate<Value> {

@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// Finds storage inside an object through which Tether sees the object deinitialize.
 ///
 /// Swift on Linux has no deinit hooks and no associated objects, so `deallocated` relies on storage the

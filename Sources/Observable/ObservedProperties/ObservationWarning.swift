@@ -1,4 +1,5 @@
 import TetherEngine
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

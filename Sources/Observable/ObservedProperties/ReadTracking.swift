@@ -1,6 +1,6 @@
 import Synchronization
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// How many threads are evaluating a key path under read tracking right now.
 ///

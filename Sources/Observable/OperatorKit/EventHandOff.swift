@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// How an operator that delivers elsewhere (``SignalConvertible/deliver(on:)``,
 /// ``SignalConvertible/deliverOnMainThread()``) hands the source's events over to its mailbox.
 @usableFromInline

@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// What a two-upstream operator (`combineLatest`, `zip`, `withLatestFrom`, `sample`) posts into its
 /// ``Mailbox``: an event of either upstream, or notice that an upstream's subscription is gone.
 @usableFromInline

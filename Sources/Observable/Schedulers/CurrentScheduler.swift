@@ -1,5 +1,5 @@
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// The scheduler running the calling code (RAC's `+[RACScheduler currentScheduler]`), or `nil`.
 ///

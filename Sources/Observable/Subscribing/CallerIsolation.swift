@@ -1,6 +1,6 @@
 import Dispatch
-import TetherShims
 import TetherEngine
+import TetherShims
 
 /// The actor a subscriber was written on, captured by `subscribe`, `bind` and `<~` through their
 /// `isolation: isolated (any Actor)? = #isolation` parameter (SE-0420), and the rule for running its

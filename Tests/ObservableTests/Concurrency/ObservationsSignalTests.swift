@@ -2,10 +2,10 @@ import Foundation
 import Observable
 import Observation
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 @MainActor @Observation.Observable
 final class Scoreboard {

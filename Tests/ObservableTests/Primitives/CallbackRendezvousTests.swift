@@ -1,9 +1,9 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import XCTest
-import TetherEngine
 
 /// `CallbackRendezvous` on its own, driven through scripted and explored interleavings: a disposer returns at
 /// once when the owner is idle, calls another subscription, or is the disposer's own thread; it waits exactly

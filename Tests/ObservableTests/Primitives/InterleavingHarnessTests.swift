@@ -1,10 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// The harness itself (`Interleaving`, `exploreInterleavings`): it enumerates every schedule, and it reports
 /// what it exists to find — a lost wake-up as a deadlock, a broken invariant with its schedule — on toy

@@ -1,9 +1,9 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import XCTest
-import TetherEngine
 
 /// `OwnerWord`, the owner-and-waiters word of `MutableProperty.modify` and `CompositeDisposable.dispose()`:
 /// one owner at a time; a waiter parks only after marking the word, and the release tells the owner to wake

@@ -1,10 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// `ParkingLot`'s park/unpark hand-shake, driven through scripted and explored interleavings: a waker changes
 /// the state, then unparks; a parker parks only if its condition still holds, and loops.

@@ -1,10 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// `WaitGraph`: a breakable wait that would close a cycle of waiting threads is not started; a firm wait that
 /// closes one breaks the breakable waits on that cycle (and wakes their threads), and no others.

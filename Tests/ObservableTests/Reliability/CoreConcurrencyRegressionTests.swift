@@ -1,10 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// The deadlocks and races of issue 14's adversarial review, one test each, plus the backlog bound.
 ///

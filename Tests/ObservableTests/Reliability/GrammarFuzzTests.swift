@@ -1,8 +1,8 @@
 import Foundation
 import Observable
+import TetherEngine
 import TetherTestSupport
 import XCTest
-import TetherEngine
 
 /// Property-based test: random pipelines on random virtual-time schedules.
 ///

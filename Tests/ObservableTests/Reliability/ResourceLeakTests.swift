@@ -1,9 +1,9 @@
 import Foundation
 import Observable
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// Leak checks: ``ResourceCounter`` and weak references after disposal, completion, and the release
 /// of a source.

@@ -1,10 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
+import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
-import TetherEngine
 
 /// A new subscriber of a source that calls it on subscribing (a property's current value, a subject's
 /// replay) catches up on its own thread: the thread delivering to the others never waits for it and never

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// Pairs the values of this signal and `other` by position: the first with the first, the second
     /// with the second, … (RAC's `zipWith:`).

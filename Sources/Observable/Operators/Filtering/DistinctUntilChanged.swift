@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// Drops a value when `isEquivalent(previous, value)` says it equals the value sent before it
     /// (RAC's `distinctUntilChanged`, with your own notion of equality). The first value is always

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// Drops the first `count` values (RAC's `skip:`). A count of zero or less skips nothing.
     ///

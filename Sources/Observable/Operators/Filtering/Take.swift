@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// Sends the first `count` values, then completes and ends the subscription to the source
     /// (RAC's `take:`). With a count of zero or less it completes at once without subscribing to

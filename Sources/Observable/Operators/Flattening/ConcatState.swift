@@ -1,4 +1,5 @@
 import TetherEngine
+
 /// The logic of `concat` and `concatMap`: one inner signal at a time, in arrival order; later inners
 /// wait in a queue until the current one completes. The result completes when the outer source and
 /// every queued inner have completed; any error fails it and the queued inners are never started.

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension Signal where Value: Sendable {
     /// A signal whose work runs once, on `scheduler`, when it is first subscribed to; every
     /// subscriber, early or late, receives all its events (RAC's `startLazilyWithScheduler:block:`).

@@ -1,4 +1,5 @@
 import TetherEngine
+
 extension SignalConvertible {
     /// Sends each value together with the value before it; the first value is paired with
     /// `initial` (RAC's `combinePreviousWithStart:reduce:`; reduce the pairs with `map`).
