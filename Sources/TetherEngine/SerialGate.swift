@@ -83,7 +83,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// operations the owner still performs before what is queued now.
     @usableFromInline package final let inFlight = Atomic<Int>(0)
     @usableFromInline package final let lock = Lock()
-    @usableFromInline final let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
+    @usableFromInline final let resourceToken = ResourceToken()  // LiveResources (leak checks)
     @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
     @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
