@@ -47,6 +47,9 @@ package struct ResourceToken: ~Copyable {
         LiveResources.increment()
     }
 
+    // Inlinable: a class that holds a token in another module (a subscription's `CompositeDisposable`)
+    // must see its deinit, or the optimizer can no longer allocate that object on the stack.
+    @inlinable
     deinit {
         LiveResources.decrement()
     }

@@ -75,16 +75,29 @@ package protocol StageTracking: AnyObject, Sendable {
     func didEnd(_ node: LiveSubscriptionNode)
 }
 
-/// Where the debugging tools' ``StageTracking`` is installed. Read only on the slow path (a tool is on).
+/// Where the debugging tools' ``StageTracking`` is installed. Read on the slow path only (a tool is on),
+/// once per stage started: one acquiring load.
 package enum StageTrackingHook {
-    private static let storage = Mutex<(any StageTracking)?>(nil)
+    /// The installed tracking, boxed: installed once and never removed (the box is kept for good).
+    final class Installation: Sendable {
+        let tracking: any StageTracking
+        init(_ tracking: any StageTracking) { self.tracking = tracking }
+    }
+
+    private static let storage = Atomic<Unmanaged<Installation>?>(nil)
 
     /// The installed tracking, if a debugging tool was ever turned on.
-    static var installed: (any StageTracking)? { storage.withLock { $0 } }
+    static var installed: (any StageTracking)? {
+        storage.load(ordering: .acquiring)?.takeUnretainedValue().tracking
+    }
 
     /// Installs `tracking` (the debugging tools' one implementation; installing it again changes nothing).
     package static func install(_ tracking: any StageTracking) {
-        storage.withLock { if $0 == nil { $0 = tracking } }
+        if storage.load(ordering: .acquiring) != nil { return }
+        let installation = Unmanaged.passRetained(Installation(tracking))
+        if !storage.compareExchange(expected: nil, desired: installation, ordering: .acquiringAndReleasing).exchanged {
+            installation.release()
+        }
     }
 }
 
