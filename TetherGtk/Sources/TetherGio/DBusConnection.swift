@@ -23,6 +23,8 @@ public final class DBusConnection: @unchecked Sendable {
     let connection: OpaquePointer
 
     private init(connection: OpaquePointer) {
+        // Its signals are dispatched on the default main context, whose loop then runs the main queue too.
+        MainQueueIntegration.install()
         self.connection = connection
     }
 

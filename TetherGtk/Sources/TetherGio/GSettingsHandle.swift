@@ -97,6 +97,8 @@ public final class GSettingsHandle: @unchecked Sendable {
     public init(
         schema id: String, path: String? = nil, schemaDirectory: String? = nil, backend: Backend = .default
     ) throws(GSettingsError) {
+        // Its changes arrive through a GLib main context's loop, which then runs the main queue too.
+        MainQueueIntegration.install()
         let schema = try Self.lookUp(id, in: schemaDirectory)
         let schemaPath = g_settings_schema_get_path(schema).map { String(cString: $0) }
         let resolvedPath: String

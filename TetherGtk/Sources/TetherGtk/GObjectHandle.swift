@@ -41,6 +41,7 @@ open class GObjectHandle {
     public init(sinking pointer: some GObjectPointer) {
         object = pointer.gObject
         g_object_ref_sink(object)
+        MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
     /// Adds a reference to an object someone else also holds (a window, which GTK keeps in its toplevel
@@ -53,6 +54,7 @@ open class GObjectHandle {
     public init(retaining pointer: some GObjectPointer) {
         object = pointer.gObject
         g_object_ref(object)
+        MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
     // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there
