@@ -49,7 +49,7 @@ public enum FileWatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ```
     case notARegularFile(String)
     /// The file is larger than the most `Signal.fileContents(at:)` reads
-    /// (``Signal/maximumFileContentsSize``, 64 MiB), when subscribing or at a later re-read; `size` is
+    /// (`Signal.maximumFileContentsSize`, 64 MiB), when subscribing or at a later re-read; `size` is
     /// what was seen (at least `limit + 1` for a file that grew while it was read).
     ///
     /// ```swift
