@@ -6,7 +6,9 @@
 # lines, with the `///` and one space removed; any other line ends a doc comment). In doc comments a bare
 # ``` fence is Swift too, as DocC reads it.
 #
-# Each block that is not `top-level` becomes `func exampleN() async throws`. With TETHER_DOC_RUNNABLE=1
+# Each block that is not `top-level` becomes `func exampleN() async throws`. A Markdown block with `import`
+# lines goes, with those imports alone, to a file of its own, OUTPUT.blockN.swift, listed in OUTPUT.blocks
+# (compile them with OUTPUT: one module); a doc comment's block adds its imports to OUTPUT's. With TETHER_DOC_RUNNABLE=1
 # the file also imports DocExampleSupport (Scripts/Tools/DocExampleRunner.swift) and ends with
 # `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
 # closure calling it — or, for a `compile-only` block, the reason it is not run — and one per `func test…()`
