@@ -21,6 +21,33 @@ final class MainQueueAutoInstallTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Executed 1 test, with 0 failures"), result.output)
     }
 
+    func testAProgramRunningTheDefaultContextOffTheMainThreadIsToldOnce() throws {
+        if ProcessInfo.processInfo.environment[Self.childVariable] == "1" { return offMainThreadProcess() }
+        let test = "TetherGioTests.MainQueueAutoInstallTests/"
+            + "testAProgramRunningTheDefaultContextOffTheMainThreadIsToldOnce"
+        let result = runToEnd(CommandLine.arguments[0], [test], environment: [Self.childVariable: "1"])
+        XCTAssertEqual(result.code, 0, result.output)
+        XCTAssertTrue(result.output.contains("Executed 1 test, with 0 failures"), result.output)
+        let warning = "TetherGio: GLib's default main context is running on a thread other than the main thread"
+        XCTAssertEqual(result.output.components(separatedBy: warning).count - 1, 1, result.output)
+        XCTAssertTrue(result.output.contains("run the loop (g_main_loop_run, GTK's loop) on the main thread"))
+    }
+
+    /// The child: asked to install on a worker thread whose loop runs the default context, the integration
+    /// cannot drain the main queue there: it says so, once, and stays uninstalled.
+    private func offMainThreadProcess() {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<2 {
+                MainQueueIntegration.install()
+                while g_main_context_iteration(nil, 0) != 0 {}
+            }
+            done.signal()
+        }.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "watchdog: the worker's loop")
+        XCTAssertFalse(MainQueueIntegration.isInstalled)
+    }
+
     /// The child: nothing installed yet; the first `MainContextScheduler.main` installs it, and work sent
     /// to the main queue from another thread runs while only GLib's default context is iterated.
     private func freshProcess() {
