@@ -23,7 +23,8 @@ final class MainQueueAutoInstallTests: XCTestCase {
 
     func testAProgramRunningTheDefaultContextOffTheMainThreadIsToldOnce() throws {
         if ProcessInfo.processInfo.environment[Self.childVariable] == "1" { return offMainThreadProcess() }
-        let test = "TetherGioTests.MainQueueAutoInstallTests/"
+        let test =
+            "TetherGioTests.MainQueueAutoInstallTests/"
             + "testAProgramRunningTheDefaultContextOffTheMainThreadIsToldOnce"
         let result = runToEnd(CommandLine.arguments[0], [test], environment: [Self.childVariable: "1"])
         XCTAssertEqual(result.code, 0, result.output)
