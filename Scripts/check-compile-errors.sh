@@ -5,12 +5,17 @@
 # and must fail to type-check (Swift 6 mode, against the debug-built modules) with every TEXT in the
 # compiler's output. A line `// swiftc-flags: FLAGS` adds compiler flags for that file (e.g.
 # `-default-isolation MainActor`, Swift 6.2's default for app modules). Pass files to check only those.
+#
+# Another package (TetherGtk/Scripts/check-compile-errors.sh) reuses this one with: TETHER_CHECK_PACKAGE
+# (its directory, where Tests/CompileChecks is read), TETHER_CHECK_MODULES_DIR (its built .swiftmodule
+# directory: nothing is built here then) and TETHER_CHECK_SWIFTC_FLAGS (more compiler flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/lib/common.sh
 
-modules=$(tether_build_modules)
-read -ra map_flags <<<"$(tether_module_map_flags "$modules")"
+modules=${TETHER_CHECK_MODULES_DIR:-$(tether_build_modules)}
+read -ra map_flags <<<"$(tether_module_map_flags "$modules") ${TETHER_CHECK_SWIFTC_FLAGS:-}"
+if [ -n "${TETHER_CHECK_PACKAGE:-}" ]; then cd "$TETHER_CHECK_PACKAGE"; fi
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then files=(Tests/CompileChecks/*.swift); fi
 

@@ -11,7 +11,9 @@
 # module's sources, batched into one module per library module (Observable, Bridges, Binding,
 # TetherTesting — whose examples import Testing and TetherTesting themselves). Each
 # block becomes the body of its own `func … async throws`, so it may use `await` and `try` and declare
-# local types (its `import` lines move to file scope). Errors and warnings (except "value never used")
+# local types. A Markdown block that writes `import` lines is compiled with those imports alone, in a file
+# of its own (as a reader who copies it gets it); a doc comment's block adds its imports to the shared
+# ones. Errors and warnings (except "value never used")
 # fail the check; they point at the Markdown or Swift file and line of the example.
 #
 # Markers — an HTML comment on the line before the block's opening fence (DocC and GitHub don't show it);
@@ -70,11 +72,13 @@ compile() {
     total=$((total + blocks))
     skipped=$((skipped + skips))
     [ "$blocks" -eq 0 ] && return 0
-    local log="$work/obj/$slug.log"
+    local log="$work/obj/$slug.log" own_imports=()
+    # The blocks that write their own imports, each in a file with those alone (the generator's list).
+    [ -f "$source_file.blocks" ] && mapfile -t own_imports <"$source_file.blocks"
     if swiftc -c -parse-as-library -swift-version 6 -wmo \
         -module-name "Examples_$slug" -module-cache-path "$work/module-cache" \
         -I "$modules_dir" ${extra_swiftc_flags[@]+"${extra_swiftc_flags[@]}"} \
-        "$source_file" -o "$work/obj/$slug.o" >"$log" 2>&1; then
+        "$source_file" ${own_imports[@]+"${own_imports[@]}"} -o "$work/obj/$slug.o" >"$log" 2>&1; then
         # Warnings fail too (a Sendable or deprecation warning in an example is one a user would get),
         # except unused-value ones: examples often declare values to show them.
         if grep ': warning:' "$log" | grep -qv '\[#no-usage\]'; then

@@ -147,7 +147,7 @@ refresh() {
 # DIR/SLUG.log. When blocks do not compile, they are left out (their errors in DIR/SLUG.excluded) and the
 # others compiled again, up to 8 times: one block that fails in a build does not keep the others from running.
 compile_source() {
-    local dir=$1 slug=$2 file attempt excluded="" new driver
+    local dir=$1 slug=$2 file attempt excluded="" new driver extra own_imports=()
     shift 2
     local files=()
     read -ra files <<<"${source_files[$slug]}"
@@ -173,11 +173,22 @@ compile_source() {
                 } >>"$dir/src/$slug.new"
             fi
             refresh "$dir/src/$slug.new" "$file"
+            # The blocks that write their own imports, each in a file with those alone.
+            own_imports=()
+            if [ -f "$dir/src/$slug.new.blocks" ]; then
+                while read -r extra; do
+                    refresh "$extra" "${extra/.new.block/.block}"
+                    own_imports+=("${extra/.new.block/.block}")
+                done <"$dir/src/$slug.new.blocks"
+            fi
         fi
-        if up_to_date "$dir/$slug.o" "$file" "$support/DocExampleSupport.o"; then return 0; fi
+        if up_to_date "$dir/$slug.o" "$file" ${own_imports[@]+"${own_imports[@]}"} "$support/DocExampleSupport.o"; then
+            return 0
+        fi
         rm -f "$dir/$slug.o"
         if swiftc "${swiftc_flags[@]}" "$@" -wmo -module-name "Examples_$slug" -I "$support" -emit-module \
-            -emit-module-path "$dir/Examples_$slug.swiftmodule" -c "$file" -o "$dir/$slug.o.partial" \
+            -emit-module-path "$dir/Examples_$slug.swiftmodule" -c "$file" ${own_imports[@]+"${own_imports[@]}"} \
+            -o "$dir/$slug.o.partial" \
             >"$dir/$slug.log" 2>&1; then
             mv "$dir/$slug.o.partial" "$dir/$slug.o"
             return 0

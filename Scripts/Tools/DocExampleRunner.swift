@@ -127,7 +127,7 @@ public enum DocExampleRunner {
             if let body = example.body {
                 await runInTestCase { try asyncTest { (_: DocExampleCase) in body }($0 as! DocExampleCase)() }
             } else if let testCase = example.testCase {
-                await runInTestCase(testCase)
+                await runOnMainThread(testCase)
             }
             await settle(milliseconds: options.settle)
             watchdog.disarm()
@@ -157,6 +157,19 @@ public enum DocExampleRunner {
             }
             thread.name = "doc example"
             thread.start()
+        }
+    }
+
+    /// Runs the test case `make` returns on the main thread, where `swift test` runs XCTest's tests on
+    /// Linux (a test that enters the main actor with `MainActor.assumeIsolated` works there, and only
+    /// there); while it runs, the main queue waits, as it does under `swift test` unless the test waits
+    /// for an expectation (which turns the main run loop).
+    static func runOnMainThread(_ make: @escaping @Sendable () -> XCTestCase) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async {
+                make().run()
+                finished.resume()
+            }
         }
     }
 

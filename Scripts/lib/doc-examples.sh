@@ -6,7 +6,9 @@
 # lines, with the `///` and one space removed; any other line ends a doc comment). In doc comments a bare
 # ``` fence is Swift too, as DocC reads it.
 #
-# Each block that is not `top-level` becomes `func exampleN() async throws`. With TETHER_DOC_RUNNABLE=1
+# Each block that is not `top-level` becomes `func exampleN() async throws`. A Markdown block with `import`
+# lines goes, with those imports alone, to a file of its own, OUTPUT.blockN.swift, listed in OUTPUT.blocks
+# (compile them with OUTPUT: one module); a doc comment's block adds its imports to OUTPUT's. With TETHER_DOC_RUNNABLE=1
 # the file also imports DocExampleSupport (Scripts/Tools/DocExampleRunner.swift) and ends with
 # `public func docExamples() -> [DocExample]`, one entry per such block: its file and first line, and a
 # closure calling it — or, for a `compile-only` block, the reason it is not run — and one per `func test…()`
@@ -28,12 +30,18 @@
 # being the example's as in docExamples() —, `U<TAB>file:line<TAB>reason` for a block marked
 # `<!-- example: output-unchecked: why -->`, and `P<TAB>file:line` for one that calls `print(` but has no
 # output comment.
+# Markdown files whose blocks still get the shared imports besides their own, until their blocks write
+# every import they need (issue 43 item 5; this one is the core's to fix: its `import Observation` blocks
+# need `import Tether` too).
+tether_doc_shared_imports="Sources/Observable/Observable.docc/ObservationFramework.md"
+
 tether_doc_generate() {
     local output=$1 mode=$2
     shift 2
+    rm -f "$output.blocks" "$output".block*.swift
     awk -v mode="$mode" -v extra_imports="${TETHER_DOC_IMPORTS:-}" -v isolation="${TETHER_DOC_ISOLATION:-}" \
         -v runnable="${TETHER_DOC_RUNNABLE:-}" -v exclude="${TETHER_DOC_EXCLUDE:-}" \
-        -v expect_file="${TETHER_DOC_EXPECT:-}" '
+        -v expect_file="${TETHER_DOC_EXPECT:-}" -v output="$output" -v shared_imports="$tether_doc_shared_imports" '
         # A block is printed when it closes, unless it holds an excluded line.
         function out(text) { block = block text "\n" }
         function close_block(last,    i, skip) {
@@ -41,7 +49,23 @@ tether_doc_generate() {
             for (i = 1; i <= excluded; i++)
                 if (excluded_file[i] == file && excluded_line[i] > opened && excluded_line[i] <= last) skip = 1
             if (skip) { left_out++; block = ""; block_tests = 0; expects = 0; return }
-            printf "%s", block
+            if (block_imports != "" && (mode == "doc" || index(" " shared_imports " ", " " file " "))) {
+                # In a doc comment, a block is read as code of the module it documents: the imports above,
+                # plus its own (in the one file, at the end).
+                n = split(block_imports, listed, "\n")
+                for (i = 1; i <= n; i++) if (listed[i] != "") imports[listed[i]] = 1
+                printf "%s", block
+            } else if (block_imports != "") {
+                # In Markdown, a block that writes its imports is compiled with those alone, in a file of
+                # its own (imports are per file in Swift): `import TetherTesting` must be all that a test
+                # snippet needs, as a reader who copies it will find.
+                extra_file = output ".block" count ".swift"
+                printf "%s\n%s", block_imports, block > extra_file
+                close(extra_file)
+                print extra_file > (output ".blocks")
+            } else {
+                printf "%s", block
+            }
             block = ""
             for (i = 1; i <= block_tests; i++) {   # the XCTest methods this block declares
                 runs++
@@ -181,6 +205,7 @@ tether_doc_generate() {
             }
             inside = 1; count++
             block = ""; expects = 0; after_code = 0; column_n = 0; column_output = 0; block_prints = 0; in_paren = 0
+            block_imports = ""; test_class = ""; test_class_main_actor = 0; method_main_actor = 0
             if (marker != "top-level") {
                 main_actor = marker == "main-actor" || (marker == "" && isolation == "main-actor")
                 out(sprintf("%sfunc example%d() async throws {", (main_actor ? "@MainActor " : ""), count))
@@ -198,33 +223,48 @@ tether_doc_generate() {
             }
             inside = 0; marker = ""; next
         }
-        inside == 1 && marker != "top-level" && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*$/ {
-            imports[$0] = 1; out(""); next     # imports move to file scope, line numbers stay
+        # Imports move to the top of the file of the block (line numbers stay; see close_block).
+        inside == 1 && /^[ \t]*(@testable[ \t]+)?import[ \t]+[A-Za-z_][A-Za-z_0-9.]*[ \t]*(\/\/.*)?$/ {
+            text = $0; sub(/^[ \t]*/, "", text); sub(/[ \t]*\/\/.*$/, "", text)
+            block_imports = block_imports text "\n"; out(""); next
         }
         # In a top-level block, the `func test…()` methods of an XCTestCase subclass are run too, each in a
         # test case of its class (a heuristic: the class line at column 0, its methods indented by four).
         inside == 1 && marker == "top-level" && runnable {
             line = substr($0, indent + 1)
-            if (match(line, /^(final )?class [A-Za-z_][A-Za-z0-9_]*: *(XCTestCase|ResourceCheckedTestCase)/)) {
+            if (match(line, /^(@MainActor |nonisolated )*(final )?class [A-Za-z_][A-Za-z0-9_]*: *(XCTestCase|ResourceCheckedTestCase)/)) {
                 test_class = line
-                sub(/^(final )?class /, "", test_class)
+                test_class_main_actor = (line ~ /^@MainActor /)
+                sub(/^(@MainActor |nonisolated )*(final )?class /, "", test_class)
                 sub(/:.*/, "", test_class)
+                method_main_actor = 0
             } else if (line ~ /^}/) {
                 test_class = ""
-            } else if (test_class != "" && match(line, /^    func test[A-Za-z0-9_]*\(\)( async)?( throws)? *\{/)) {
+            } else if (test_class != "" && line ~ /^    @MainActor( |$)/ && line !~ /func /) {
+                method_main_actor = 1   # an attribute on a line of its own, for the next method
+            } else if (test_class != "" && match(line, /^    (@MainActor |nonisolated )*func test[A-Za-z0-9_]*\(\)( async)?( throws)? *\{/)) {
                 method = line
-                sub(/^    func /, "", method)
+                sub(/^    (@MainActor |nonisolated )*func /, "", method)
                 sub(/\(.*/, "", method)
+                main_actor_method = method_main_actor || line ~ /^    @MainActor / || (test_class_main_actor && line !~ /^    nonisolated /)
+                method_main_actor = 0
                 call = "($0 as! " test_class ")." method "()"
                 if (line ~ /\) async/) {
                     call = "asyncTest { (test: " test_class ") in { " (line ~ /throws/ ? "try " : "") "await test." method "() } }($0 as! " test_class ")()"
                     closure = "try " call
+                } else if (main_actor_method) {
+                    # What `swift test` does with it on Linux: its discovery list casts each synchronous test
+                    # method to `(Class) -> () throws -> ()`, which a main-actor method is not, and the
+                    # failed cast aborts the whole XCTest run (issue 43).
+                    closure = "_ = $0; fatalError(\"Could not cast value of type \047(" test_class ") -> @Swift.MainActor () throws -> ()\047 to \047(" test_class ") -> () throws -> ()\047: the XCTest discovery of swift test on Linux aborts the whole run on a synchronous @MainActor test method — write it nonisolated and enter the main actor with MainActor.assumeIsolated\")"
                 } else {
                     closure = (line ~ /throws/ ? "try " : "") call
                 }
                 block_tests++
                 block_test_line[block_tests] = FNR
                 block_test[block_tests] = test_class "(name: \"" method "\") { " closure " }"
+            } else if (line !~ /^[ \t]*(\/\/.*)?$/) {
+                method_main_actor = 0
             }
         }
         # Output comments: what the lines of the block say they print (see above).
@@ -260,7 +300,7 @@ tether_doc_generate() {
         /[^ \t]/ { pending = ""; pending_unchecked = "" }
         END {
             unterminated()
-            for (line in imports) { sub(/^[ \t]*/, "", line); print line }
+            for (line in imports) print line
             if (runnable) {
                 print ""
                 print "/// Every example of this file (blocks marked top-level are declarations, not examples)."

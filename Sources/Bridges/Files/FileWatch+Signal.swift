@@ -93,9 +93,15 @@ extension Signal where Value == Data, Failure == FileWatchError {
     /// A program that writes the file in place (truncating it, then writing) can be caught by a re-read
     /// that an earlier change started; its final contents always follow when it closes the file. A save
     /// through a renamed temporary file never shows a partial file. The file must exist when you subscribe
-    /// (else ``FileWatchError/noSuchPath(_:)``), and be a file (else ``FileWatchError/isADirectory(_:)``);
-    /// a file that cannot be read fails with ``FileWatchError/permissionDenied(_:)`` or
-    /// ``FileWatchError/readFailed(path:errno:)``. Disposing removes the watch.
+    /// (else ``FileWatchError/noSuchPath(_:)``), and be a regular file (else
+    /// ``FileWatchError/isADirectory(_:)``, or ``FileWatchError/notARegularFile(_:)`` for a FIFO, a socket
+    /// or a device such as `/dev/zero`, also behind a symbolic link: checked without blocking, at once) of
+    /// at most ``maximumFileContentsSize`` bytes (else ``FileWatchError/fileTooLarge(path:size:limit:)``).
+    /// The same checks apply at every re-read: a FIFO, a link to a device or an oversized file put in the
+    /// file's place ends the watch with that error, and never holds up the shared reader thread (the other
+    /// watches of the process go on). A file that cannot be read fails with
+    /// ``FileWatchError/permissionDenied(_:)`` or ``FileWatchError/readFailed(path:errno:)``. Disposing
+    /// removes the watch.
     ///
     /// <!-- example: output-unchecked: the new contents reach the handler on the reader thread, after the write returns -->
     /// ```swift
@@ -112,6 +118,16 @@ extension Signal where Value == Data, Failure == FileWatchError {
     public static func fileContents(at path: String) -> Signal {
         makeFileContents(at: path, coalescing: nil)
     }
+
+    /// The largest file ``fileContents(at:)`` reads: 64 MiB (67,108,864 bytes). A larger file — or one that
+    /// grows past it while it is read — fails the signal with
+    /// ``FileWatchError/fileTooLarge(path:size:limit:)`` instead of filling memory; follow such a file with
+    /// ``Signal/fileEvents(at:)`` and read the part you need.
+    ///
+    /// ```swift
+    /// print(Signal.maximumFileContentsSize)   // 67108864
+    /// ```
+    public static var maximumFileContentsSize: Int { 64 << 20 }
 
     /// A file's contents as a value (as ``fileContents(at:)``), re-read at most once per `window` on
     /// `scheduler`: a change starts a window, and the file is read when it ends. The first contents are

@@ -38,6 +38,25 @@ public enum FileWatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Signal.fileContents(at: "/etc")   // error(isADirectory("/etc"))
     /// ```
     case isADirectory(String)
+    /// The path names something that is neither a regular file nor a directory — a FIFO (named pipe), a
+    /// socket, a character or block device such as `/dev/zero`, directly or through a symbolic link —
+    /// where `Signal.fileContents(at:)` needs a regular file. It is checked without blocking (the file is
+    /// opened with `O_NONBLOCK`, then `fstat`), so a FIFO with no writer cannot hold the watch up; the same
+    /// error ends the watch when such a file later replaces the watched one.
+    ///
+    /// ```swift
+    /// Signal.fileContents(at: "/dev/zero")   // error(notARegularFile("/dev/zero"))
+    /// ```
+    case notARegularFile(String)
+    /// The file is larger than the most `Signal.fileContents(at:)` reads
+    /// (`Signal.maximumFileContentsSize`, 64 MiB), when subscribing or at a later re-read; `size` is
+    /// what was seen (at least `limit + 1` for a file that grew while it was read).
+    ///
+    /// ```swift
+    /// print(FileWatchError.fileTooLarge(path: "/var/log/huge.log", size: 100_000_000, limit: 67_108_864))
+    /// // /var/log/huge.log is too large to read as a value: 100000000 bytes (the limit is 67108864)
+    /// ```
+    case fileTooLarge(path: String, size: Int, limit: Int)
     /// The path is empty or contains a NUL byte.
     ///
     /// ```swift
@@ -93,6 +112,7 @@ public enum FileWatchError: Error, Hashable, Sendable, CustomStringConvertible {
         case EACCES, EPERM: self = .permissionDenied(path)
         case ENOSPC: self = .watchLimitReached(path)
         case EISDIR: self = .isADirectory(path)
+        case ENXIO: self = .notARegularFile(path)
         default: self = .systemCallFailed(call: call, errno: code)
         }
     }
@@ -108,6 +128,9 @@ public enum FileWatchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .permissionDenied(let path): "permission denied: \(path)"
         case .notADirectory(let path): "not a directory: \(path)"
         case .isADirectory(let path): "is a directory: \(path)"
+        case .notARegularFile(let path): "not a regular file (a FIFO, socket or device): \(path)"
+        case .fileTooLarge(let path, let size, let limit):
+            "\(path) is too large to read as a value: \(size) bytes (the limit is \(limit))"
         case .invalidPath(let path): "invalid path: \(path.debugDescription)"
         case .watchLimitReached(let path):
             "cannot watch \(path): the inotify watch limit is reached (raise fs.inotify.max_user_watches)"

@@ -136,6 +136,9 @@ struct WatchTarget: Sendable {
         let isDirectory = (status.st_mode & S_IFMT) == S_IFDIR
         if requireDirectory && !isDirectory { return .failure(.notADirectory(path)) }
         if requireFile && isDirectory { return .failure(.isADirectory(path)) }
+        // `stat` follows links and opens nothing: a FIFO, socket or device is refused before anything could
+        // block on it (readContents checks again on the descriptor it opens).
+        if requireFile && (status.st_mode & S_IFMT) != S_IFREG { return .failure(.notARegularFile(path)) }
         if isDirectory { return .success(WatchTarget(path: path, directory: path, fileName: nil)) }
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         guard let slash = trimmed.lastIndex(of: "/") else {
@@ -343,22 +346,42 @@ final class WatchedValueClient<Value: Equatable & Sendable>: InotifyClient, @unc
     }
 }
 
-/// The contents of the file at `path`.
-func readContents(of path: String) -> WatchedRead<Data> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+/// The contents of the regular file at `path`, at most `limit` bytes.
+///
+/// Nothing here can block the reader thread every watch shares: the file is opened with `O_NONBLOCK`
+/// (a FIFO with no writer opens at once instead of waiting for one), and anything `fstat` does not call a
+/// regular file — a FIFO, a socket, a device such as `/dev/zero`, also behind a symbolic link — is
+/// ``FileWatchError/notARegularFile(_:)`` before a byte is read. A file larger than `limit`, or growing
+/// past it while it is read, is ``FileWatchError/fileTooLarge(path:size:limit:)``.
+func readContents(of path: String, limit: Int = Signal<Data, FileWatchError>.maximumFileContentsSize)
+    -> WatchedRead<Data>
+{
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard descriptor >= 0 else {
         let code = errno
         return code == ENOENT ? .missing : .failed(FileWatchError(errno: code, path: path, call: "open"))
     }
     defer { close(descriptor) }
     var status = stat()
-    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { return .failed(.isADirectory(path)) }
+    guard fstat(descriptor, &status) == 0 else { return .failed(.readFailed(path: path, errno: errno)) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failed(.isADirectory(path))
+    default: return .failed(.notARegularFile(path))
+    }
+    if status.st_size > limit { return .failed(.fileTooLarge(path: path, size: Int(status.st_size), limit: limit)) }
     var contents = Data()
+    contents.reserveCapacity(Int(status.st_size))
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        // One byte past the limit is enough to know the file grew beyond it.
+        let wanted = min(buffer.count, limit + 1 - contents.count)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
         if count > 0 {
             contents.append(contentsOf: buffer[0..<count])
+            if contents.count > limit {
+                return .failed(.fileTooLarge(path: path, size: contents.count, limit: limit))
+            }
         } else if count == 0 {
             return .value(contents)
         } else if errno != EINTR {

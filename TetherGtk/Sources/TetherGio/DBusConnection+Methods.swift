@@ -18,7 +18,7 @@ extension DBusConnection {
     ///     `[Int32(2), 40]`).
     ///   - type: The Swift type of the reply's one value.
     ///   - timeout: How long to wait for the reply; `nil` is GDBus's default (25 s). A timeout fails the
-    ///     signal as GDBus reports it (``DBusError/remote(name:message:)``).
+    ///     signal with ``DBusError/timedOut``.
     /// - Throws: ``DBusError/invalidName(kind:value:)`` at the call for a malformed name or path,
     ///   ``DBusError/invalidArgument(_:)`` for an argument GVariant cannot hold.
     ///

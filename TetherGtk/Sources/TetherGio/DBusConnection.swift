@@ -23,6 +23,8 @@ public final class DBusConnection: @unchecked Sendable {
     let connection: OpaquePointer
 
     private init(connection: OpaquePointer) {
+        // Its signals are dispatched on the default main context, whose loop then runs the main queue too.
+        MainQueueIntegration.install()
         self.connection = connection
     }
 
@@ -151,6 +153,62 @@ public final class DBusConnection: @unchecked Sendable {
             return watch
         }
         .distinctUntilChanged()
+    }
+
+    /// A remote object's property that follows its service through restarts: `nil` while nobody owns
+    /// `destination` (the service is not running yet, or stopped), then the property's values from the
+    /// process that owns it (as ``property(_:interface:path:on:as:)``), and again from the next owner after a
+    /// restart — what a desktop app shows for a service that comes and goes, where ``property(_:interface:path:on:as:)``
+    /// fails for good when the service is not running and keeps its last value, with no sign, when it stops.
+    ///
+    /// It follows ``nameOwner(of:)`` and reads the property from each owner in turn (by its unique name, so a
+    /// new owner is a new subscription and nothing of the old one is mixed in). An error that means the owner
+    /// went away meanwhile (`ServiceUnknown`, `NameHasNoOwner`, `NoReply`, `Disconnected`, ``DBusError/timedOut``)
+    /// is sent as `nil` — the name's owner change follows; any other error (no such object or property, access
+    /// denied, ``DBusError/typeMismatch(member:expected:actual:)``) fails the signal, as it would not go away by
+    /// itself. A repeated value is not sent again.
+    ///
+    /// - Throws: ``DBusError/invalidName(kind:value:)`` at the call for a malformed name or path.
+    ///
+    /// ```swift
+    /// let bus = try DBusConnection.session()
+    /// let playing = try bus.propertyFollowingOwner(
+    ///     "PlaybackStatus", interface: "org.mpris.MediaPlayer2.Player", path: "/org/mpris/MediaPlayer2",
+    ///     on: "org.mpris.MediaPlayer2.vlc", as: String.self)
+    /// playing.subscribe(next: { print($0 ?? "VLC is not running") }, error: { print($0) })
+    /// ```
+    /// Marble: not running, started (`a`), changed (`b`), stopped, restarted (`c`) → `nil-a-b-nil-c`.
+    public func propertyFollowingOwner<Value: GVariantConvertible>(
+        _ name: String, interface: String, path: String, on destination: String, as type: Value.Type = Value.self
+    ) throws(DBusError) -> Signal<Value?, DBusError> {
+        try Self.check(path, .objectPath)
+        try Self.check(interface, .interface)
+        try Self.check(name, .member)
+        let connection = self
+        return try nameOwner(of: destination).promoteError(DBusError.self)
+            .flatMapLatest { owner -> Signal<Value?, DBusError> in
+                // The names were checked above: reading from a unique name does not throw.
+                guard let owner,
+                    let values = try? connection.property(name, interface: interface, path: path, on: owner, as: type)
+                else { return Signal(value: nil) }
+                return values.map { Optional($0) }.catch { error -> Signal<Value?, DBusError> in
+                    Self.meansOwnerLeft(error) ? Signal(value: nil) : Signal(error: error)
+                }
+            }
+            .distinctUntilChanged()
+    }
+
+    /// Whether `error` is what a call to a name's owner gets when the owner has just gone away.
+    static func meansOwnerLeft(_ error: DBusError) -> Bool {
+        switch error {
+        case .timedOut: true
+        case .remote(let name, _):
+            [
+                "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+                "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+            ].contains(name)
+        default: false
+        }
     }
 
     /// The owner of a bus name: its unique name while the name has an owner, `nil` while it has none — first

@@ -24,6 +24,14 @@ public enum DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// (`member` is the property's or the method's name; `expected` and `actual` are GVariant type
     /// strings).
     case typeMismatch(member: String, expected: String, actual: String)
+    /// No reply came in time: the call's `timeout` (GDBus's default, 25 s, when none is given) passed
+    /// (`G_IO_ERROR_TIMED_OUT`), or the bus reported the D-Bus error `org.freedesktop.DBus.Error.Timeout`
+    /// or `…NoReply`. A caller can retry, or tell the user the service does not answer.
+    ///
+    /// ```swift
+    /// print(DBusError.timedOut)   // no reply within the call's timeout
+    /// ```
+    case timedOut
     /// A method argument cannot be sent as a GVariant (an `Int` beyond 32 bits, a string with a NUL
     /// character): `value` describes it.
     case invalidArgument(String)
@@ -55,6 +63,7 @@ public enum DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidName(let kind, let value): "'\(value)' is not a valid D-Bus \(kind.rawValue)"
         case .remote(let name, let message): "\(name): \(message)"
         case .invalidArgument(let value): "\(value) cannot be sent as a D-Bus argument"
+        case .timedOut: "no reply within the call's timeout"
         case .typeMismatch(let member, let expected, let actual):
             "the value of the D-Bus property or method '\(member)' has the type '\(actual)', not '\(expected)'"
         }

@@ -75,8 +75,9 @@ extension DBusConnection {
     /// from Tether signals: other processes read the properties (`Properties.Get`, `GetAll`), are told of
     /// each change (`PropertiesChanged`), set the writable ones (`Properties.Set`), call the methods
     /// (`gdbus call`) and receive the signals (`gdbus monitor`); `Introspect` describes all of it. The object
-    /// leaves the bus when the result is disposed: its path answers `UnknownObject` again, and the signals
-    /// and channels it followed are unsubscribed.
+    /// leaves the bus when the result is disposed: a call to its path then fails as for any path nothing
+    /// exports — GDBus (2.74) answers `org.freedesktop.DBus.Error.UnknownMethod` ("Object does not exist
+    /// at path …"), not `UnknownObject` — and the signals and channels it followed are unsubscribed.
     ///
     /// GDBus answers on the main context that was the calling thread's default (the default main context,
     /// usually), so run its loop; the methods' closures run there. To be found by name, the process also
@@ -152,9 +153,11 @@ final class ExportedObject: Disposable, @unchecked Sendable {
     private let state = Locked<
         (
             values: [String: any GVariantConvertible], registrationID: guint, subscriptions: [any Disposable],
-            methods: [String: ExportedMethodInfo], disposed: Bool
+            methods: [String: ExportedMethodInfo], disposed: Bool,
+            /// The variant of each property's latest value, to announce only changes.
+            variants: [String: VariantBox]
         )
-    >(([:], 0, [], [:], false))
+    >(([:], 0, [], [:], false, [:]))
 
     init(
         connection: DBusConnection, path: String, interface: String, properties: [ExportedPropertyInfo],
@@ -282,13 +285,26 @@ final class ExportedObject: Disposable, @unchecked Sendable {
         method.handle(parameters, reply)
     }
 
+    /// Stores a property's new value and announces it — unless it equals the value already held: a source
+    /// that sends the same value again (a `MutableProperty` set to its value) announces nothing (issue 43:
+    /// `PropertiesChanged` came twice for one value).
     private func changed(_ name: String, to value: any GVariantConvertible) {
+        let made = value.makeVariant().map { VariantBox(taking: $0) }
         let announce: Bool = state.withLock { state in
             if state.disposed { return false }
             state.values[name] = value
+            guard let made else { return false }
+            if let last = state.variants[name],
+                g_variant_equal(UnsafeRawPointer(last.variant), UnsafeRawPointer(made.variant)) != 0
+            {
+                return false
+            }
+            state.variants[name] = made
             return state.registrationID != 0
         }
-        guard announce, let variant = value.makeVariant() else { return }
+        guard announce, let made else { return }
+        let variant = made.variant
+        defer { withExtendedLifetime(made) {} }
         // PropertiesChanged(interface, {name: <value>}, [])
         var entry: [OpaquePointer?] = [
             g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(variant))

@@ -17,9 +17,9 @@ import Foundation
 /// thread. Observations send their values on the handle's *loop thread*: the main thread when the handle
 /// is made where the default main context is the thread's default (the usual case: GTK's loop, a daemon's
 /// `g_main_loop_run`), otherwise the thread that made it, whose own context
-/// (`g_main_context_push_thread_default`) it must iterate. A subscription made on the loop thread gets the
-/// current value at once; a change written on another thread, and a subscription made on one, are sent
-/// when the loop next runs.
+/// (`g_main_context_push_thread_default`) it must iterate. A subscription gets the current value at once,
+/// on the thread that subscribes, whatever it is; a change is sent on the loop thread when the loop next
+/// runs.
 ///
 /// ```swift
 /// // A schema compiled by glib-compile-schemas next to the program, read from a file of its own:
@@ -97,6 +97,8 @@ public final class GSettingsHandle: @unchecked Sendable {
     public init(
         schema id: String, path: String? = nil, schemaDirectory: String? = nil, backend: Backend = .default
     ) throws(GSettingsError) {
+        // Its changes arrive through a GLib main context's loop, which then runs the main queue too.
+        MainQueueIntegration.install()
         let schema = try Self.lookUp(id, in: schemaDirectory)
         let schemaPath = g_settings_schema_get_path(schema).map { String(cString: $0) }
         let resolvedPath: String

@@ -63,9 +63,11 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
     }
 
     /// The current value, then each change (GSettings' `changed::key`, from this process or another that
-    /// shares the backend), without repeats. Values are sent on the handle's loop thread (the main thread,
-    /// usually; see ``GSettingsHandle``): a subscription made there gets the current value at once;
-    /// changes, and a subscription made on another thread, are sent when its loop runs. A value is read when it is sent,
+    /// shares the backend), without repeats. The current value is sent at once, on the thread that
+    /// subscribes (GSettings reads are synchronous), as `observe`, `MutableProperty` and `BehaviorSubject`
+    /// do: `subscribe` returns with it delivered, on any thread. Changes are sent on the handle's loop thread
+    /// (the main thread, usually; see ``GSettingsHandle``) when its loop runs; a change made between the first
+    /// read and the watch's start is read again there, so none is missed. A value is read when it is sent,
     /// so changes that follow each other before the loop runs arrive as the latest of them. Disposing
     /// disconnects.
     ///
@@ -79,6 +81,9 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
         let name = name
         return Signal<Value, Never> { observer in
             let subscription = ChangedSubscription()
+            // The current value now, on this thread (issue 43: a subscriber off the loop thread had nothing
+            // when `subscribe` returned); the watch then starts on the loop thread and reads again there.
+            if let value: Value = settings.read(name) { observer.send(value) }
             settings.onContext {
                 subscription.start(settings, key: name) {
                     // On the loop thread: GLib may emit `changed` on the thread that wrote.

@@ -40,6 +40,8 @@ public final class MainContextScheduler: Scheduler, @unchecked Sendable {
     /// ```
     public init(context: OpaquePointer?) {
         self.context = context.map { g_main_context_ref($0) }
+        // The default context's loop is the main loop: the main queue runs in it (issue 43).
+        if context == nil { MainQueueIntegration.install() }
     }
 
     deinit {

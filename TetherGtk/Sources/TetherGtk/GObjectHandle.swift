@@ -41,6 +41,7 @@ open class GObjectHandle {
     public init(sinking pointer: some GObjectPointer) {
         object = pointer.gObject
         g_object_ref_sink(object)
+        MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
     /// Adds a reference to an object someone else also holds (a window, which GTK keeps in its toplevel
@@ -53,6 +54,7 @@ open class GObjectHandle {
     public init(retaining pointer: some GObjectPointer) {
         object = pointer.gObject
         g_object_ref(object)
+        MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
     // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there
@@ -84,6 +86,11 @@ open class GObjectHandle {
     /// (`GtkWindow *`, `GtkAdjustment *`). Unchecked, as the C cast macros are without their type check:
     /// pass the object's own type or one of its ancestors.
     ///
+    /// Only types whose C struct GTK publishes can be named here. GTK 4's final widget types (`GtkLabel`,
+    /// `GtkImage`, `GtkSpinner`, `GtkPicture`, …) are opaque in C, so Swift imports their pointers as
+    /// `OpaquePointer` and `pointer(as: GtkLabel.self)` does not compile ("cannot find 'GtkLabel' in
+    /// scope"): pass ``opaquePointer`` to their functions instead.
+    ///
     /// ```swift
     /// let adjustment = GObjectHandle(sinking: gtk_adjustment_new(0, 0, 10, 1, 1, 0))
     /// gtk_adjustment_set_value(adjustment.pointer(as: GtkAdjustment.self), 5)
@@ -91,6 +98,19 @@ open class GObjectHandle {
     public func pointer<Pointee>(as type: Pointee.Type) -> UnsafeMutablePointer<Pointee> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: Pointee.self)
     }
+
+    /// The object as an `OpaquePointer`, for the GTK functions whose type Swift imports opaquely: those of
+    /// GTK 4's final widget types (`gtk_label_*` take a `GtkLabel *`, `gtk_image_*` a `GtkImage *`, …),
+    /// which ``pointer(as:)`` cannot name. Unchecked, as the C cast macros are without their type check:
+    /// pass it to functions of the object's own type or of an ancestor.
+    ///
+    /// ```swift
+    /// let label = GObjectHandle(sinking: gtk_label_new(""))
+    /// gtk_label_set_text(label.opaquePointer, "Hello")
+    /// gtk_label_set_selectable(label.opaquePointer, 1)
+    /// print(try label.value(of: "label", as: String.self))   // Hello
+    /// ```
+    public var opaquePointer: OpaquePointer { OpaquePointer(object) }
 
     /// The object as a `GtkEditable *` (entries, search entries, spin buttons), or `nil` — for GTK's
     /// `gtk_editable_*` functions; ``text()`` and ``setText(_:)`` cover the text without C.

@@ -1,4 +1,5 @@
 import CGtk
+import Synchronization
 
 /// A GTK widget as a Tether `ActionSource` (the selector-less target-action registry): the widget's GTK
 /// signals send control events — a button's `clicked` is `.primaryAction` — so `addAction(for:_:)`,
@@ -6,6 +7,13 @@ import CGtk
 ///
 /// Binding a `Command` (RAC's `button.rac_command = command`) makes the command's `enabled` drive the
 /// widget's `sensitive` property (through `isEnabled`), and each click execute the command.
+///
+/// The control lives as long as its widget: you need not keep it. While anything besides the control
+/// holds the widget (a box or window it was added to), the widget keeps the control — its actions, its
+/// bound command — alive, through a GObject toggle reference, as language bindings of GObject tie a
+/// wrapper to its object; once the widget is removed or its window destroyed, the control goes when you
+/// no longer hold it, and the widget with it. (A widget that another binding also holds by a toggle
+/// reference cannot be followed so: keep the control then.)
 ///
 /// ```swift
 /// let signIn = Command { print("signing in") }
@@ -24,6 +32,8 @@ public final class GtkControl: GObjectHandle, ActionSource {
 
     private var connections: [GSignalConnection] = []
     private var sensitivity: (any Disposable)?
+    /// What the widget's toggle reference holds: the control, strongly while others hold the widget.
+    private nonisolated let keeper = ControlKeeper()
 
     /// Wraps `widget`, sending `events` for each GTK signal in `signals` (for example
     /// `["toggled": .valueChanged]` for a check button).
@@ -45,6 +55,13 @@ public final class GtkControl: GObjectHandle, ActionSource {
         if let access = try? PropertyAccess<Bool>(object, "sensitive", for: .write) {
             sensitivity = access.bind(WeakObject(object), to: actions.enabled)
         }
+        // The control's reference to the widget becomes a toggle reference: GObject tells the keeper when
+        // it becomes the last one (nobody else holds the widget: let the control go) and when it stops
+        // being so (the widget was added somewhere: keep the control). The link starts strong, as GObject's
+        // does; the unref below reports at once if nobody else holds the widget.
+        keeper.hold(self)
+        g_object_add_toggle_ref(object, controlToggled, Unmanaged.passUnretained(keeper).toOpaque())
+        g_object_unref(object)
     }
 
     /// A button (`GtkButton` and its subclasses): `clicked` sends `.primaryAction` and `.touchUpInside`.
@@ -78,7 +95,60 @@ public final class GtkControl: GObjectHandle, ActionSource {
     isolated deinit {
         sensitivity?.dispose()
         for connection in connections { connection.dispose() }
+        // Back to a plain reference for GObjectHandle's deinit to drop (the keeper ignores the notification
+        // the new reference causes).
+        keeper.detach()
+        g_object_ref(object)
+        g_object_remove_toggle_ref(object, controlToggled, Unmanaged.passUnretained(keeper).toOpaque())
     }
+}
+
+/// The other end of a control's toggle reference: holds the control strongly while its widget has other
+/// owners. Thread-safe (GObject notifies on whichever thread adds or drops a reference).
+private final class ControlKeeper: Sendable {
+    private struct State: ~Copyable {
+        weak var control: GtkControl?
+        var held: GtkControl?
+        var detached = false
+    }
+    private let state = Mutex(State())
+
+    /// Follows `control`, and holds it.
+    func hold(_ control: GtkControl) {
+        state.withLock {
+            $0.control = control
+            if !$0.detached { $0.held = control }
+        }
+    }
+
+    /// The widget has other owners again: holds the control, if it is still there.
+    func holdAgain() {
+        state.withLock { if !$0.detached { $0.held = $0.control } }
+    }
+
+    /// Lets the control go; its last release (and deinit) happens here, with no lock held.
+    func release() {
+        let control = state.withLock { state -> GtkControl? in
+            defer { state.held = nil }
+            return state.held
+        }
+        withExtendedLifetime(control) {}
+    }
+
+    /// The control is going away: ignore later notifications.
+    func detach() {
+        state.withLock {
+            $0.detached = true
+            $0.held = nil
+        }
+    }
+}
+
+/// GObject's toggle notification: `isLastRef` when the control's reference became the widget's only one.
+private let controlToggled: GToggleNotify = { data, _, isLastRef in
+    guard let data else { return }
+    let keeper = Unmanaged<ControlKeeper>.fromOpaque(data).takeUnretainedValue()
+    if isLastRef != 0 { keeper.release() } else { keeper.holdAgain() }
 }
 
 /// The entries of `signals` that `widget`'s class has.

@@ -34,13 +34,20 @@ extension GObjectHandle {
     /// widget's paintable is snapshotted and rendered by its window's renderer. The widget must be in a
     /// presented window that the main loop has laid out.
     ///
+    /// Presenting a window is asynchronous: right after `gtk_window_present` the window is usually not
+    /// mapped and laid out yet (a call then fails with ``SnapshotError/notRealized(type:)`` — about one run
+    /// in three under Xvfb). Run the main loop until the widget is mapped and has a size first, as below;
+    /// `savePNG` itself never runs the loop (it would run your handlers inside the call).
+    ///
     /// - Throws: ``SnapshotError``.
     ///
-    /// <!-- example: skip -->
     /// ```swift
-    /// gtk_window_present(window)
-    /// while gtk_widget_get_mapped(windowHandle.widgetPointer) == 0 { g_main_context_iteration(nil, 1) }
-    /// try windowHandle.savePNG(to: "window.png")
+    /// let window = GObjectHandle(retaining: gtk_window_new())
+    /// gtk_window_present(window.pointer(as: GtkWindow.self))
+    /// while gtk_widget_get_mapped(window.widgetPointer) == 0 || gtk_widget_get_width(window.widgetPointer) == 0 {
+    ///     g_main_context_iteration(nil, 1)   // wait until GTK has mapped and laid out the window
+    /// }
+    /// try window.savePNG(to: "window.png")
     /// ```
     public func savePNG(to path: String) throws(SnapshotError) {
         guard let widget = widgetPointer else { throw .notAWidget(type: typeName) }

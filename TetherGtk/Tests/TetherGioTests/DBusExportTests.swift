@@ -67,6 +67,31 @@ final class DBusExportTests: PrivateBusTestCase {
         pump(until: { received.load() == [1, 2, 3] })
     }
 
+    func testAPropertyAnnouncesAValueOnceWhenItsSourceSendsItAgain() throws {
+        // Issue 43 item 11: a read-only property announced `PropertiesChanged` twice for the same value.
+        let online = MutableProperty(true)
+        let exported = try server.export(
+            path: path, interface: interface, properties: [.readOnly("Online", online.signal)])
+        defer { exported.dispose() }
+        let client = try DBusConnection(address: Self.bus.address)
+        let announced = Locked([Bool?]())
+        let watch = try client.signal(
+            "PropertiesChanged", interface: "org.freedesktop.DBus.Properties", path: path, from: destination,
+            as: String.self, [String: GVariantValue].self, [String].self
+        ).subscribe(next: { _, changed, _ in
+            announced.modify { $0.append(try? changed["Online"]?.get(Bool.self)) }
+        })
+        defer { watch.dispose() }
+        // The first change shows that the watch's match rule is in place.
+        online.value = false
+        pump(until: { announced.load() == [false] })
+        online.value = false  // the same value again: nothing to announce
+        online.value = true
+        pump(until: { announced.load().count >= 2 })
+        drainMainContext()
+        XCTAssertEqual(announced.load(), [false, true])
+    }
+
     func testASetFromAnotherProcessReachesTheModelThroughTheChannel() throws {
         let session = Session()
         let exported = try server.export(

@@ -183,6 +183,34 @@ final class DBusPropertyTests: PrivateBusTestCase {
         XCTAssertEqual(received.load(), [])
     }
 
+    func testAPropertyFollowingItsOwnerIsNilWhileTheServiceIsGoneAndFollowsEachRestart() throws {
+        // Issue 43 item 3: `property` fails for good before the service runs and keeps its last value when it
+        // stops; this one says "gone" (nil) and picks the values up again from the next owner.
+        let followed = "org.tether.Followed"
+        let received = Locked([String?]())
+        let failure = Locked(nil as DBusError?)
+        let subscription = try client.propertyFollowingOwner(
+            "Name", interface: TestService.interface, path: TestService.path, on: followed, as: String.self
+        ).subscribe(
+            next: { value in received.modify { $0.append(value) } }, error: { error in failure.store(error) })
+        defer { subscription.dispose() }
+        pump(until: { received.load() == [nil] })
+        let first = try TestService(address: Self.bus.address)
+        first.name = "first"
+        first.call("RequestName", "('\(followed)', uint32 4)")
+        pump(until: { received.load() == [nil, "first"] })
+        first.setName("changed")
+        pump(until: { received.load() == [nil, "first", "changed"] })
+        first.stop()
+        pump(until: { received.load() == [nil, "first", "changed", nil] })
+        let second = try TestService(address: Self.bus.address)
+        defer { second.stop() }
+        second.name = "restarted"
+        second.call("RequestName", "('\(followed)', uint32 4)")
+        pump(until: { received.load() == [nil, "first", "changed", nil, "restarted"] })
+        XCTAssertNil(failure.load())
+    }
+
     func testANamesOwnerAppearsAndVanishes() throws {
         let owners = Locked([String?]())
         let subscription = try client.nameOwner(of: "org.tether.Other").subscribe(next: { owner in

@@ -141,6 +141,24 @@ final class DBusServerTests: PrivateBusTestCase {
         pump(until: { executing.load() == [false, true, false] })
     }
 
+    func testACallThatGetsNoReplyInTimeFailsWithTimedOut() throws {
+        // Issue 43 item 11: a timeout is its own case, not `.remote(name: "…Error.Failed", message: "Timeout
+        // was reached")`. The method's command never answers; the client's call waits 200 ms.
+        let hang = Command<Void, UInt32, Never> { Signal<UInt32, Never>.never }
+        let exported = try server.export(path: path, interface: interface, methods: [.command("Hang", hang)])
+        defer { exported.dispose() }
+        let client = try DBusConnection(address: Self.bus.address)
+        let failure = Locked(nil as DBusError?)
+        let subscription = try client.call(
+            "Hang", interface: interface, path: path, on: destination, returning: UInt32.self,
+            timeout: .milliseconds(200)
+        ).subscribe(error: { error in failure.store(error) })
+        defer { subscription.dispose() }
+        pump(until: { failure.load() != nil })
+        XCTAssertEqual(failure.load(), .timedOut)
+        XCTAssertEqual(failure.load()?.description, "no reply within the call's timeout")
+    }
+
     func testADisabledCommandIsRefusedWithItsOwnErrorName() throws {
         let executed = Locked(false)
         let save = Command(enabled: Signal(value: false)) { executed.store(true) }

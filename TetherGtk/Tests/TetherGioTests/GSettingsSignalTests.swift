@@ -70,10 +70,13 @@ final class GSettingsSignalTests: XCTestCase {
         XCTAssertEqual(Set(threads.load()), [true])
     }
 
-    func testASubscriptionMadeOnAnotherThreadSendsItsFirstValueOnTheMainContext() throws {
+    func testASubscriptionMadeOnAnotherThreadGetsTheCurrentValueBeforeSubscribeReturns() throws {
+        // Issue 43 item 6: as `observe`, `MutableProperty` and `BehaviorSubject`, on any thread; the changes
+        // that follow arrive on the main context.
         let settings = try memorySettings()
         try settings.set(0.75, forKey: "volume")
         let received = Locked([(Double, Bool)]())
+        let atSubscribe = Locked(nil as [Double]?)
         let subscription = Locked(nil as AnyDisposable?)
         let subscribed = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -81,14 +84,19 @@ final class GSettingsSignalTests: XCTestCase {
             let disposable = volume.subscribe(next: { value in
                 received.modify { $0.append((value, Thread.isMainThread)) }
             })
+            atSubscribe.store(received.load().map(\.0))
             subscription.store(AnyDisposable { disposable.dispose() })
             subscribed.signal()
         }
-        subscribed.wait()
-        XCTAssertTrue(received.load().isEmpty, "nothing until the main context runs")
-        pump(until: { !received.load().isEmpty })
-        XCTAssertEqual(received.load().map(\.0), [0.75])
-        XCTAssertEqual(received.load().map(\.1), [true])
+        XCTAssertEqual(subscribed.wait(timeout: .now() + 30), .success, "watchdog: the subscription on another thread")
+        XCTAssertEqual(atSubscribe.load(), [0.75], "the current value when subscribe returned, with no loop run")
+        XCTAssertEqual(received.load().map(\.1), [false], "sent on the subscribing thread")
+        drainMainContext()
+        XCTAssertEqual(received.load().map(\.0), [0.75], "the watch's own read is not sent again")
+        try settings.set(0.5, forKey: "volume")
+        pump(until: { received.load().count == 2 })
+        XCTAssertEqual(received.load().map(\.0), [0.75, 0.5])
+        XCTAssertEqual(received.load().map(\.1), [false, true], "changes on the main context")
         subscription.load()?.dispose()
     }
 

@@ -81,6 +81,64 @@ final class GtkControlTests: GtkTestCase {
         }
     }
 
+    func testAControlNobodyKeepsLivesAsLongAsItsWidget() throws {
+        onMain {
+            // Issue 43 item 1: a control made in a function that only adds its widget to a box, and is not
+            // stored anywhere, still executes its command on a click.
+            let before = GSignalConnection.liveCount
+            let executions = Locked(0)
+            let command = Command { executions.modify { $0 += 1 } }
+            let box = GObjectHandle(sinking: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+            weak var weakControl: GtkControl?
+            @MainActor func addSignInButton() {
+                let control = GtkControl(button: gtk_button_new_with_label("Sign in"))
+                control.bind(command: command, input: { _ in () })
+                gtk_box_append(box.pointer(as: GtkBox.self), control.widgetPointer)
+                weakControl = control
+            }
+            addSignInButton()
+            XCTAssertNotNil(weakControl, "the widget, held by the box, keeps its control")
+            let widget = gtk_widget_get_first_child(box.widgetPointer)!
+            let weakWidget = TestWeakRef(widget.gObject)
+            click(widget)
+            pump(until: { executions.load() == 1 })
+            click(widget)
+            pump(until: { executions.load() == 2 && gtk_widget_get_sensitive(widget) == 1 })
+            XCTAssertEqual(executions.load(), 2)
+
+            // Removed from the box, the widget has no owner but its control, which nobody holds: both go.
+            gtk_box_remove(box.pointer(as: GtkBox.self), widget)
+            XCTAssertNil(weakControl, "the control goes with its widget's last other owner")
+            XCTAssertFalse(weakWidget.isAlive)
+            XCTAssertEqual(GSignalConnection.liveCount, before)
+        }
+    }
+
+    func testAKeptControlOutlivesItsWidgetsRemovalAndTheWidgetKeepsItWhileAdded() throws {
+        onMain {
+            let box = GObjectHandle(sinking: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+            var control: GtkControl? = GtkControl(button: gtk_button_new_with_label("OK"))
+            weak let weakControl = control
+            let weakWidget = TestWeakRef(control!.object)
+            gtk_box_append(box.pointer(as: GtkBox.self), control!.widgetPointer)
+            gtk_box_remove(box.pointer(as: GtkBox.self), control!.widgetPointer)
+            XCTAssertNotNil(weakControl, "held by the test")
+            gtk_box_append(box.pointer(as: GtkBox.self), control!.widgetPointer)
+            control = nil
+            XCTAssertTrue(weakWidget.isAlive)
+            guard let widget = weakControl?.widgetPointer else {
+                return XCTFail("the control is gone though its widget, which the box holds, is not")
+            }
+            var clicks = 0
+            weakControl?.addAction(for: .primaryAction) { _ in clicks += 1 }
+            click(widget)
+            XCTAssertEqual(clicks, 1)
+            gtk_box_remove(box.pointer(as: GtkBox.self), widget)
+            XCTAssertNil(weakControl)
+            XCTAssertFalse(weakWidget.isAlive)
+        }
+    }
+
     func testAControlLeaksNoHandlerOnceReleased() throws {
         onMain {
             let before = GSignalConnection.liveCount
@@ -92,4 +150,9 @@ final class GtkControlTests: GtkTestCase {
             XCTAssertEqual(GSignalConnection.liveCount, before)
         }
     }
+}
+
+/// Emits `clicked` on `widget` through a handle of its own, released at once.
+@MainActor private func click(_ widget: UnsafeMutablePointer<GtkWidget>) {
+    GObjectHandle(retaining: widget).emit("clicked")
 }

@@ -16,6 +16,19 @@ final class PropertyBindingTests: GtkTestCase {
         }
     }
 
+    func testTheOpaquePointerReachesTheFunctionsOfGTKsOpaqueWidgetTypes() throws {
+        // Issue 43 item 8: GtkLabel is opaque in Swift (`pointer(as: GtkLabel.self)` cannot be written);
+        // `opaquePointer` is the typed access the docs show.
+        try onMain {
+            let label = GObjectHandle(sinking: gtk_label_new(""))
+            XCTAssertEqual(label.opaquePointer, OpaquePointer(label.object))
+            gtk_label_set_text(label.opaquePointer, "Hello")
+            XCTAssertEqual(try label.value(of: "label", as: String.self), "Hello")
+            try label.set(property: "label", to: "Bye")
+            XCTAssertEqual(String(cString: gtk_label_get_label(label.opaquePointer)), "Bye")
+        }
+    }
+
     func testABindingSkipsValuesThePropertyAlreadyHolds() throws {
         try onMain {
             let label = GObjectHandle(sinking: gtk_label_new("same"))

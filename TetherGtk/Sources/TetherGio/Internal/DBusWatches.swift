@@ -136,8 +136,15 @@ final class PropertyWatch: Disposable, @unchecked Sendable {
     static func remoteError(_ error: UnsafeMutablePointer<GError>?) -> DBusError {
         guard let error else { return .remote(name: "org.freedesktop.DBus.Error.Failed", message: "unknown error") }
         defer { g_error_free(error) }
+        if g_error_matches(error, g_io_error_quark(), gint(G_IO_ERROR_TIMED_OUT.rawValue)) != 0 { return .timedOut }
         let remoteName = g_dbus_error_get_remote_error(error)
         defer { g_free(remoteName) }
+        if let remoteName,
+            ["org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply"]
+                .contains(String(cString: remoteName))
+        {
+            return .timedOut
+        }
         g_dbus_error_strip_remote_error(error)
         return .remote(
             name: remoteName.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed",
