@@ -359,7 +359,11 @@ extension Command where Input: Sendable, Output: Sendable {
     /// - Parameters:
     ///   - enabled: whether the command may run; it counts as `true` until it sends a value.
     ///   - allowsConcurrentExecution: the initial value of ``allowsConcurrentExecution``.
-    ///   - work: the work of one execution, run in a new `Task` once the execution has started.
+    ///   - work: the work of one execution, run in a new `Task` once the execution has started. Written
+    ///     in actor-isolated code (a `@MainActor` view model), it takes that actor's isolation, as a
+    ///     `Task`'s closure does, and runs there: it may read the view model's state
+    ///     (`Command { () async -> Bool in !self.username.isEmpty }`). Written in nonisolated code it runs
+    ///     on the concurrent executor and must be `@Sendable`.
     ///
     /// A closure that does not `await` picks the synchronous initializer instead, which runs inside
     /// `execute`; this one is disfavoured so that it never wins over it.
@@ -367,7 +371,7 @@ extension Command where Input: Sendable, Output: Sendable {
     public convenience init(
         enabled: some SignalConvertible<Bool, Never> = Signal(value: true),
         allowsConcurrentExecution: Bool = false,
-        execute work: @escaping @Sendable (Input) async throws(Failure) -> Output
+        @_inheritActorContext execute work: @escaping @Sendable @isolated(any) (Input) async throws(Failure) -> Output
     ) {
         self.init(enabled: enabled, allowsConcurrentExecution: allowsConcurrentExecution) { input in
             Signal { observer in

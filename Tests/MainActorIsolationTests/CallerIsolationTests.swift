@@ -54,6 +54,20 @@ final class SignInButton: CommandSource {
     }
 }
 
+/// A main-actor view model whose async command reads its state without `await` (issue 43, item 9).
+final class SignInModel {
+    var username = "ann"
+    var workOffTheMainActor = 0
+    private(set) var signIn: Command<Void, Bool, Never>?
+
+    init() {
+        signIn = Command { () async -> Bool in
+            if !isOnMainActor() { self.workOffTheMainActor += 1 }
+            return !self.username.isEmpty
+        }
+    }
+}
+
 /// A `@MainActor` screen bound with `bind` and `<~`.
 final class StatusView: BindingTarget {
     var status = ""
@@ -157,6 +171,19 @@ final class StatusView: BindingTarget {
         await runMainLoop(until: { view.isBusy })
         busy.send(false)
         #expect(!view.isBusy, "a send on the main actor sets the property at once")
+    }
+
+    @Test func testAsyncCommandWrittenOnTheMainActorReadsTheViewModelsStateThere() async {
+        let model = SignInModel()
+        guard let signIn = model.signIn else { return }
+        var outcomes: [Bool] = []
+        signIn.executionSignals.flatten().subscribe(next: { outcomes.append($0) })
+        signIn.execute(())
+        await runMainLoop(until: { outcomes == [true] && !signIn.isExecuting })
+        model.username = ""
+        signIn.execute(())
+        await runMainLoop(until: { outcomes == [true, false] })
+        #expect(model.workOffTheMainActor == 0, "the async work ran off the main actor")
     }
 
     @Test func testCommandMadeOnTheMainActorRunsItsWorkThereWhenExecutedFromABackgroundThread() async {
