@@ -26,10 +26,10 @@ import TetherEngine
 /// ```
 ///
 /// `@Observed` relies on the `_enclosingInstance` property-wrapper subscript (the mechanism behind
-/// Combine's `@Published`), so it only applies to stored properties of classes that adopt
-/// ``KeyPathObservable``. In a class that does not, the compiler reports, without a source location,
-/// `<unknown>:0: error: static subscript 'subscript(_enclosingInstance:wrapped:storage:)' requires that
-/// 'Settings' conform to 'KeyPathObservable'`: add the conformance.
+/// Combine's `@Published`), so it only applies to stored properties of classes. Observing hangs on
+/// ``KeyPathObservable``: adopt it to call `observe(\.property)` on the object. An `@Observed`
+/// property of a class that does not adopt it still works, and is followed when a key path observed from
+/// a `KeyPathObservable` object passes through it (`model.observe(\.settings.theme)`).
 @propertyWrapper
 public struct Observed<Value> {
     @usableFromInline var value: Value
@@ -76,7 +76,7 @@ public struct Observed<Value> {
     /// vm.username = "ann"   // calls the setter through this subscript
     /// ```
     @inlinable
-    public static subscript<Instance: KeyPathObservable>(
+    public static subscript<Instance: AnyObject>(
         _enclosingInstance instance: Instance,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Instance, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
@@ -126,7 +126,7 @@ public struct Observed<Value> {
 
     /// Tells the current thread's read tracker (if any) that this property was read.
     @usableFromInline
-    static func reportRead<Instance: KeyPathObservable>(
+    static func reportRead<Instance: AnyObject>(
         _ instance: Instance,
         _ wrappedKeyPath: ReferenceWritableKeyPath<Instance, Value>,
         _ storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
