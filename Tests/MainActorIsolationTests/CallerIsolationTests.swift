@@ -61,7 +61,9 @@ final class SignInModel {
     private(set) var signIn: Command<Void, Bool, Never>?
 
     init() {
-        signIn = Command { () async -> Bool in
+        // `weak`: the model keeps the command, so a strong `self` would be a cycle (the leak check finds it).
+        signIn = Command { [weak self] () async -> Bool in
+            guard let self else { return false }
             if !isOnMainActor() { self.workOffTheMainActor += 1 }
             return !self.username.isEmpty
         }
