@@ -105,10 +105,6 @@ public final class Command<Input, Output, Failure: Error> {
     /// Where `work` runs: on the actor of the code that made the command, through one hop, in the order
     /// of the executions (`nil`: nonisolated code).
     private let hop: ActorHop?
-    /// Made in nonisolated code: the executions' work runs through this gate, one at a time, so a work
-    /// closure that captures plain state (`var count = 0; Command { count += 1 }`) is never run by two
-    /// threads at once, even with ``allowsConcurrentExecution`` (issue 42, bug 5).
-    private let workGate: SerialGate<@Sendable () -> Void>?
     private let core: CommandCore<Output, Failure>
     private let enabledSubscription: any Disposable
 
@@ -141,7 +137,6 @@ public final class Command<Input, Output, Failure: Error> {
         self.work = execute
         let isolation = CallerIsolation(isolation)
         self.hop = isolation.map(ActorHop.init)
-        self.workGate = isolation == nil ? SerialGate() : nil
         let core = CommandCore<Output, Failure>(allowsConcurrentExecution: allowsConcurrentExecution)
         self.core = core
         enabledSubscription = enabled.subscribe(next: { value in core.setEnabledInput(value) })
@@ -149,9 +144,7 @@ public final class Command<Input, Output, Failure: Error> {
 
     /// Creates a command whose executions run a synchronous function, inside ``execute(_:)``: the
     /// function has run, and the execution has ended, when `execute` returns (except when `execute` is
-    /// called from one of the command's own callbacks, see the type's notes; and, with
-    /// ``allowsConcurrentExecution`` in a command made in nonisolated code, while another thread runs the
-    /// command's work: calls of the function never overlap, so that one waits for that thread's turn).
+    /// called from one of the command's own callbacks; see the type's notes).
     ///
     /// This is the initializer a closure without `await` picks: `Command { print("signing in") }`
     /// prints before `execute(())` returns. A closure that returns a `Signal` picks the `Signal`
@@ -231,15 +224,6 @@ public final class Command<Input, Output, Failure: Error> {
         if let hop, !hop.isolation.isCurrent {
             let work = self.work
             signal = Signal.uncheckedDeferred { work(input) }.started(on: hop)
-        } else if let workGate, core.allowsConcurrentExecution {
-            // Executions may overlap: the closure and its work's start run through the gate, one at a time
-            // (at once when no other thread is running them; see `workGate`).
-            var made: Signal<Output, Failure>?
-            if !workGate.runIfIdle({ made = work(input) }, perform: { $0() }) {
-                let work = self.work
-                made = Signal.uncheckedDeferred { work(input) }
-            }
-            signal = made!.started(through: workGate)
         } else {
             signal = work(input)
         }

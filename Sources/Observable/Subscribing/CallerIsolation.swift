@@ -148,15 +148,4 @@ extension Signal {
             return nil
         }
     }
-
-    /// This signal subscribed through `gate`: the recipe runs as one of the gate's operations — at once on
-    /// the calling thread when the gate is idle, else after the operation in progress, by the thread
-    /// performing it — so the recipes started through one gate never run at the same time (a
-    /// nonisolated `Command`'s work, which may capture state that only one thread at a time may touch).
-    package func started(through gate: SerialGate<@Sendable () -> Void>) -> Signal {
-        startedElsewhere { start in
-            gate.submitEvent(start) { $0() }
-            return nil
-        }
-    }
 }
