@@ -80,7 +80,7 @@ swiftc_flags+=(-I "$modules_dir" ${module_map_flags[@]+"${module_map_flags[@]}"}
 
 # The library's object files, as SwiftPM last built them (its output file maps list the current ones).
 library_objects=()
-for target in Observable Bridges Binding TetherTesting TetherDemoModels; do
+for target in TetherEngine Observable Bridges Binding TetherTesting TetherDemoModels; do
     while IFS= read -r object; do library_objects+=("$object"); done < <(
         sed -n 's/^ *"object": "\(.*\)",*$/\1/p' "$bin_dir/$target.build/output-file-map.json")
 done

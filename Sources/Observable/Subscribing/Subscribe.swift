@@ -90,7 +90,7 @@ extension SignalConvertible {
     /// Tether's own observers (``Observer``, the subjects, channel terminals) are safe on any thread and
     /// receive the events where they are sent. An observer of your own, subscribed from actor-isolated code
     /// (a `@MainActor` view model), receives them on that actor, as the closures of
-    /// ``subscribe(next:error:completed:isolation:)`` do (see <doc:Isolation>).
+    /// `subscribe(next:error:completed:)` do (see <doc:Isolation>).
     ///
     /// ```swift
     /// let source = Subject<Int, Never>()
