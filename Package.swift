@@ -35,6 +35,8 @@ let package = Package(
         .executableTarget(
             name: "tether-demo", dependencies: ["Observable", "Bridges", "Binding", "TetherDemoModels"],
             path: "Examples/TetherDemo"),
+        // The engine's state machines, explored without threads.
+        .testTarget(name: "TetherEngineTests", dependencies: ["TetherEngine"]),
         .testTarget(
             name: "ObservableTests", dependencies: ["Observable", "TetherEngine", "TetherTesting", "TetherTestSupport"]),
         .testTarget(

@@ -1,5 +1,5 @@
 /// A sender's wait for room in a bounded backlog (guarantee 3's bound): the one wait protocol of a
-/// source's gate (``SerialGate``) and of the hop to a subscriber's actor (`ActorHop`).
+/// source's gate (``SerialGate``) and of the hop to a subscriber's actor (``Hop``).
 ///
 /// The sender waits for one thread — the one that will take the backlog: a gate's owner, the thread
 /// running an actor's delivery — and registers that in ``WaitGraph`` as a *breakable* wait: it is not

@@ -99,7 +99,7 @@ package enum CallerIsolation: Sendable {
 final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable, @unchecked Sendable {
     // Safety: both stored properties are thread-safe; the mailbox (holding the subscriber's closures) is
     // posted to only on the subscriber's actor, by the hop.
-    @usableFromInline let hop: ActorHop
+    let hop: ActorHop
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
 
     @usableFromInline
