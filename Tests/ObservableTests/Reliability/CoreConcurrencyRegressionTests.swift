@@ -13,18 +13,6 @@ import XCTest
 final class CoreConcurrencyRegressionTests: ResourceCheckedTestCase {
     // MARK: 1 — no user code involved
 
-    func testTakeUntilEachOtherFromTwoThreadsDoesNotDeadlock() {
-        for _ in 0..<StressScale.scaled(2_000) {
-            let a = Subject<Int, Never>()
-            let b = Subject<Int, Never>()
-            let first = a.take(until: b).subscribe(next: { _ in })
-            let second = b.take(until: a).subscribe(next: { _ in })
-            guard runThreads(2, timeout: 60, { index in (index == 0 ? a : b).send(index) }) else { return }
-            first.dispose()
-            second.dispose()
-        }
-    }
-
     func testTwoSubscriptionsToMergeTakeOneFedFromTwoThreadsDoNotDeadlock() {
         for _ in 0..<StressScale.scaled(2_000) {
             let a = Subject<Int, Never>()

@@ -22,16 +22,6 @@ final class PredicateTakeSkipTests: ResourceCheckedTestCase {
         XCTAssertEqual(log.events, [.next(1), .next(2), .completed])
     }
 
-    func testTakeUntilWithASignalStillMeansTheTriggerForm() {
-        let trigger = Subject<Int, Never>()
-        let source = Subject<Int, Never>()
-        let log = EventLog<Int, Never>()
-        source.take(until: trigger).record(into: log)
-        source.send(1)
-        trigger.send(0)
-        XCTAssertEqual(log.events, [.next(1), .completed])
-    }
-
     func testSkipUntilBlockSkipsUntilTheBlockIsSatisfied() {
         let log = EventLog<Int, TestError>()
         Signal<Int, TestError>(values: [1, 2, 5, 1]).skip(untilTrue: { $0 > 3 }).record(into: log)

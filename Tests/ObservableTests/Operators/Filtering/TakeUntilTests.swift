@@ -1,136 +1,206 @@
 import Foundation
 import Observable
+import Synchronization
 import TetherTestSupport
 import TetherTesting
 import XCTest
 
-/// `take(untilReplacement:)`, after RACSignalSpec's `-takeUntilReplacement:` cases.
+/// `take(until:)` (RAC's `-takeUntil:`): every test of the operator — its events, its subscriptions and
+/// disposal, virtual time, captures, and the races its two sources make on two threads.
 final class TakeUntilTests: ResourceCheckedTestCase {
-    func testForwardsValuesFromTheReceiverUntilItIsReplaced() {
-        let receiver = Subject<Int, TestError>()
-        let replacement = Subject<Int, TestError>()
+    // MARK: Events and subscriptions
+
+    func testTakeUntilCompletesWhenTriggerSendsAndDisposesBoth() {
+        let source = SubscriptionProbe()
+        let trigger = SubscriptionProbe()
         let log = EventLog<Int, TestError>()
-        receiver.take(untilReplacement: replacement).record(into: log)
-        receiver.send(1)
-        receiver.send(2)
-        replacement.send(3)
-        receiver.send(4)  // after the replacement: not forwarded
-        replacement.send(5)
-        XCTAssertEqual(log.values, [1, 2, 3, 5])
-        replacement.sendCompleted()
+        source.signal.take(until: trigger.signal).record(into: log)
+        source.observer?.send(1)
+        source.observer?.send(2)
+        trigger.observer?.send(0)
+        source.observer?.send(3)
+        XCTAssertEqual(log.events, [.next(1), .next(2), .completed])
+        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(trigger.disposals.value, 1)
     }
 
-    func testForwardsErrorFromTheReceiver() {
-        let receiver = ProbeSource<Int, TestError>()
-        let replacement = ProbeSource<Int, TestError>()
-        let log = EventLog<Int, TestError>()
-        receiver.signal.take(untilReplacement: replacement.signal).record(into: log)
-        receiver.send(1)
-        receiver.sendError(TestError(7))
-        XCTAssertEqual(log.events, [.next(1), .error(TestError(7))])
-        XCTAssertEqual(replacement.disposals, 1, "the error ends the replacement's subscription too")
-    }
-
-    func testDoesNotForwardCompletedFromTheReceiver() {
-        let receiver = Subject<Int, TestError>()
-        let replacement = Subject<Int, TestError>()
-        let log = EventLog<Int, TestError>()
-        let subscription = receiver.take(untilReplacement: replacement).record(into: log)
-        receiver.send(1)
-        receiver.sendCompleted()
-        XCTAssertEqual(log.events, [.next(1)])
-        replacement.send(2)
-        XCTAssertEqual(log.events, [.next(1), .next(2)])
-        subscription.dispose()
-    }
-
-    func testForwardsErrorFromTheReplacementSignal() {
-        let receiver = ProbeSource<Int, TestError>()
-        let replacement = Subject<Int, TestError>()
-        let log = EventLog<Int, TestError>()
-        receiver.signal.take(untilReplacement: replacement).record(into: log)
-        receiver.send(1)
-        replacement.sendError(TestError(3))
-        XCTAssertEqual(log.events, [.next(1), .error(TestError(3))])
-        XCTAssertEqual(receiver.disposals, 1)
-    }
-
-    func testForwardsCompletedFromTheReplacementSignal() {
-        let receiver = ProbeSource<Int, TestError>()
-        let replacement = Subject<Int, TestError>()
-        let log = EventLog<Int, TestError>()
-        receiver.signal.take(untilReplacement: replacement).record(into: log)
-        receiver.send(1)
-        replacement.sendCompleted()
-        XCTAssertEqual(log.events, [.next(1), .completed])
-        XCTAssertEqual(receiver.disposals, 1)
-    }
-
-    func testDisposesOfTheReceiverWhenReplacedBeforeForwardingTheReplacement() {
-        let receiver = ProbeSource<Int, TestError>()
-        let replacement = Subject<Int, TestError>()
-        let disposalsSeen = Counter()
-        receiver.signal.take(untilReplacement: replacement)
-            .subscribe(next: { _ in disposalsSeen.increment(by: receiver.disposals) })
-        replacement.send(1)
-        XCTAssertEqual(disposalsSeen.value, 1, "the receiver was disposed before the value arrived")
-        receiver.send(2)
-        replacement.sendCompleted()
-    }
-
-    func testDisposalDisposesReceiverAndReplacement() {
-        let receiver = ProbeSource<Int, TestError>()
-        let replacement = ProbeSource<Int, TestError>()
-        let subscription = receiver.signal.take(untilReplacement: replacement.signal).subscribe()
-        XCTAssertEqual(receiver.subscriptions, 1)
-        XCTAssertEqual(replacement.subscriptions, 1)
-        subscription.dispose()
-        XCTAssertEqual(receiver.disposals, 1)
-        XCTAssertEqual(replacement.disposals, 1)
-    }
-
-    func testReplacementSendingDuringSubscriptionNeverSubscribesReceiver() {
-        let receiver = ProbeSource<Int, TestError>()
-        let log = EventLog<Int, TestError>()
-        receiver.signal.take(untilReplacement: Signal(values: [9])).record(into: log)
-        XCTAssertEqual(log.events, [.next(9), .completed])
-        XCTAssertEqual(receiver.subscriptions, 0)
-    }
-
-    func testTakeUntilReplacementOnVirtualTime() {
-        let scheduler = TestScheduler()
-        let receiver = VirtualTimeSignal<Int>(scheduler, [(1, .next(1)), (2, .next(2)), (3, .completed)])
-        let replacement = VirtualTimeSignal<Int>(scheduler, [(4, .next(10)), (5, .next(11)), (6, .completed)])
-        let recorder = VirtualTimeRecorder<Int, TestError>(scheduler)
-        recorder.record(receiver.signal.take(untilReplacement: replacement.signal))
-        scheduler.run()
-        recorder.assertEvents([(1, .next(1)), (2, .next(2)), (4, .next(10)), (5, .next(11)), (6, .completed)])
-        XCTAssertEqual(receiver.disposals.value, 1)
-        XCTAssertEqual(replacement.disposals.value, 1)
-    }
-
-    func testReplacementFromAnotherThreadKeepsEventsSerialized() {
-        let receiver = Subject<Int, Never>()
-        let replacement = Subject<Int, Never>()
-        let detector = OverlapDetector()
+    func testTakeUntilCompletesWhenTriggerCompletes() {
+        let source = Subject<Int, Never>()
+        let trigger = Subject<Void, Never>()
         let log = EventLog<Int, Never>()
-        receiver.take(untilReplacement: replacement)
-            .subscribeEvents { event in
-                detector.enter()
-                log.append(event)
-                detector.leave()
-            }
-        runThreads(2) { index in
-            for value in 0..<200 {
-                if index == 0 { receiver.send(value) } else { replacement.send(1000 + value) }
-            }
+        source.take(until: trigger).record(into: log)
+        source.send(1)
+        trigger.sendCompleted()
+        source.send(2)
+        XCTAssertEqual(log.events, [.next(1), .completed])
+    }
+
+    func testTakeUntilIgnoresATriggerErrorAsRACDoes() {
+        let source = Subject<Int, Never>()
+        let trigger = Subject<Void, TestError>()
+        let log = EventLog<Int, Never>()
+        source.take(until: trigger).record(into: log)
+        source.send(1)
+        trigger.sendError(TestError())
+        source.send(2)
+        source.sendCompleted()
+        XCTAssertEqual(log.events, [.next(1), .next(2), .completed])
+    }
+
+    func testTakeUntilTriggerFiringDuringSubscriptionEndsAtOnceWithoutSubscribingSource() {
+        let source = SubscriptionProbe()
+        let log = EventLog<Int, TestError>()
+        source.signal.take(until: Signal<Int, Never>(value: 0)).record(into: log)
+        XCTAssertEqual(log.events, [.completed])
+        XCTAssertEqual(source.subscriptions.value, 0)
+
+        let completing = EventLog<Int, TestError>()
+        source.signal.take(until: Signal<Int, Never>.empty).record(into: completing)
+        XCTAssertEqual(completing.events, [.completed])
+        XCTAssertEqual(source.subscriptions.value, 0)
+    }
+
+    func testTakeUntilSourceTerminationDisposesTrigger() {
+        let source = Subject<Int, TestError>()
+        let trigger = SubscriptionProbe()
+        let log = EventLog<Int, TestError>()
+        source.take(until: trigger.signal).record(into: log)
+        source.send(1)
+        source.sendError(TestError(2))
+        XCTAssertEqual(log.events, [.next(1), .error(TestError(2))])
+        XCTAssertEqual(trigger.disposals.value, 1)
+    }
+
+    func testTakeUntilDisposalDisposesSourceAndTrigger() {
+        let trigger = SubscriptionProbe()
+        assertDisposesSource { $0.take(until: trigger.signal) }
+        XCTAssertEqual(trigger.subscriptions.value, 1)
+        XCTAssertEqual(trigger.disposals.value, 1)
+    }
+
+    func testTakeUntilOnVirtualTime() {
+        let scheduler = TestScheduler()
+        let source = VirtualTimeSignal<Int>(scheduler, [(1, .next(1)), (2, .next(2)), (3, .next(3)), (4, .completed)])
+        let trigger = VirtualTimeSignal<Int>(scheduler, [(2, .next(0))])
+        let recorder = VirtualTimeRecorder<Int, TestError>(scheduler)
+        recorder.record(source.signal.take(until: trigger.signal))
+        scheduler.run()
+        // The trigger was subscribed first, so at t = 2 it fires before the source's 2.
+        recorder.assertEvents([(1, .next(1)), (2, .completed)])
+        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(trigger.disposals.value, 1)
+    }
+
+    func testTakeUntilOfASynchronousInfiniteSourceEndsWithADownstreamTake() {
+        let trigger = Subject<Void, Never>()
+        let log = EventLog<Int, Never>()
+        Signal<Int, Never>(values: 1...).take(until: trigger).take(3).record(into: log)
+        XCTAssertEqual(log.events, [.next(1), .next(2), .next(3), .completed])
+    }
+
+    func testTakeUntilReleasesCapturedObjects() {
+        let trigger = Subject<Int, Never>()
+        assertReleasesCapture(ending: .complete) { tracked, s in
+            s.take(until: trigger.map { $0 + tracked.id })
         }
-        replacement.sendCompleted()
-        XCTAssertEqual(detector.overlaps, 0)
-        let values = log.values
-        let firstReplacement = values.firstIndex { $0 >= 1000 } ?? values.count
-        XCTAssertTrue(values[firstReplacement...].allSatisfy { $0 >= 1000 }, "no receiver value after replacement")
-        XCTAssertEqual(values.filter { $0 >= 1000 }, Array(1000..<1200))
-        XCTAssertEqual(log.events.last, .completed)
+        assertReleasesCapture(ending: .dispose) { tracked, s in
+            s.map { $0 + tracked.id }.take(until: trigger)
+        }
+    }
+
+    func testTakeUntilWithASignalStillMeansTheTriggerForm() {
+        let trigger = Subject<Int, Never>()
+        let source = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        source.take(until: trigger).record(into: log)
+        source.send(1)
+        trigger.send(0)
+        XCTAssertEqual(log.events, [.next(1), .completed])
+    }
+
+    // MARK: Two threads
+
+    /// The source sends and completes on one thread while the trigger fires on another: whichever wins, the
+    /// subscriber receives exactly one `completed` (issue 30, bug 5: the source's own disposal after its
+    /// completion closed the operator's mailbox, dropping the queued completion).
+    func testSourceCompletingWhileTheTriggerFiresOnAnotherThreadSendsExactlyOneCompletion() {
+        let rounds = StressScale.scaled(40_000)
+        let pair = ThreadPair()
+        defer { pair.stop() }
+        var missing = 0
+        for _ in 0..<rounds {
+            let source = Subject<Int, Never>()
+            let trigger = Subject<Void, Never>()
+            let completions = Atomic<Int>(0)
+            let subscription = source.signal.take(until: trigger).subscribe(
+                next: { _ in }, completed: { completions.wrappingAdd(1, ordering: .relaxed) })
+            guard
+                pair.run(
+                    {
+                        source.send(1)
+                        source.sendCompleted()
+                    },
+                    { trigger.send(()) })
+            else { return XCTFail("the two threads did not finish: deadlock?") }
+            let count = completions.load(ordering: .relaxed)
+            XCTAssertLessThanOrEqual(count, 1, "completed twice")
+            if count == 0 { missing += 1 }
+            XCTAssertTrue(subscription.isDisposed)
+            subscription.dispose()
+        }
+        XCTAssertEqual(missing, 0, "rounds that ended without a terminal event, of \(rounds)")
+    }
+
+    /// Issue 14, scenario 1 (no user code involved): each thread's delivery ends a subscription to the other's
+    /// subject.
+    func testSubscriptionsToATakeUntilBAndBTakeUntilASentFromTwoThreadsAtOnceDoNotDeadlock() {
+        let problems = ProblemLog()
+        runLockstepRounds(
+            threads: 2, rounds: StressScale.scaled(5_000),
+            prepare: { _ -> TakeUntilEachOtherRound in
+                var round = TakeUntilEachOtherRound()
+                round.record(round.a.take(until: round.b))
+                round.record(round.b.take(until: round.a))
+                return round
+            },
+            body: { index, round in
+                if index == 0 { round.a.send(0) } else { round.b.send(1) }
+            },
+            check: { round in
+                // Each trigger sent a value, so each subscription completed, once.
+                for (name, log) in zip(["a.take(until: b)", "b.take(until: a)"], round.logs)
+                where log.events.filter(\.isTerminal).count != 1 || !(log.events.last?.isTerminal ?? false) {
+                    problems.add("\(name): \(log.events)")
+                }
+                for subscription in round.subscriptions { subscription.dispose() }
+            })
+        XCTAssertEqual(problems.entries, [])
+    }
+
+    func testTakeUntilEachOtherFromTwoThreadsDoesNotDeadlock() {
+        for _ in 0..<StressScale.scaled(2_000) {
+            let a = Subject<Int, Never>()
+            let b = Subject<Int, Never>()
+            let first = a.take(until: b).subscribe(next: { _ in })
+            let second = b.take(until: a).subscribe(next: { _ in })
+            guard runThreads(2, timeout: 60, { index in (index == 0 ? a : b).send(index) }) else { return }
+            first.dispose()
+            second.dispose()
+        }
+    }
+}
+
+/// What one round of `a.take(until: b)` and `b.take(until: a)` built: the subjects, the subscriptions and
+/// their logs.
+private struct TakeUntilEachOtherRound {
+    let a = Subject<Int, Never>()
+    let b = Subject<Int, Never>()
+    var subscriptions: [any Disposable] = []
+    var logs: [EventLog<Int, Never>] = []
+
+    mutating func record(_ source: some SignalConvertible<Int, Never>) {
+        let log = EventLog<Int, Never>()
+        subscriptions.append(source.record(into: log))
+        logs.append(log)
     }
 }

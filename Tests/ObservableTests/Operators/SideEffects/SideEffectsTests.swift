@@ -4,38 +4,6 @@ import TetherTestSupport
 import TetherTesting
 import XCTest
 
-private func assertDisposesSource<Output: SignalConvertible>(
-    file: StaticString = #filePath, line: UInt = #line, _ apply: (Signal<Int, TestError>) -> Output
-) {
-    let disposed = Counter()
-    let holder = ObserverKeeper()
-    let source = Signal<Int, TestError> { observer in
-        holder.keep(observer)
-        return AnyDisposable { disposed.increment() }
-    }
-    let subscription = apply(source).subscribe()
-    XCTAssertEqual(disposed.value, 0, file: file, line: line)
-    subscription.dispose()
-    XCTAssertEqual(disposed.value, 1, file: file, line: line)
-}
-
-/// Checks the closure's captures are kept while subscribed and released on completion.
-private func assertReleasesCaptureOnCompletion<Output: SignalConvertible>(
-    file: StaticString = #filePath, line: UInt = #line,
-    _ build: (Tracked, Subject<Int, TestError>) -> Output
-) {
-    weak var weakTracked: Tracked?
-    let subject = Subject<Int, TestError>()
-    do {
-        let tracked = Tracked()
-        weakTracked = tracked
-        build(tracked, subject).subscribe()
-    }
-    XCTAssertNotNil(weakTracked, file: file, line: line)
-    subject.sendCompleted()
-    XCTAssertNil(weakTracked, file: file, line: line)
-}
-
 final class SideEffectsTests: ResourceCheckedTestCase {
     func testDoNextRunsBeforeEachValueIsSentOn() {
         let trace = Locked<[String]>([])
@@ -81,10 +49,10 @@ final class SideEffectsTests: ResourceCheckedTestCase {
     }
 
     func testSideEffectsReleaseTheirClosures() {
-        assertReleasesCaptureOnCompletion { tracked, s in s.doNext { _ in _ = tracked } }
-        assertReleasesCaptureOnCompletion { tracked, s in s.doError { _ in _ = tracked } }
-        assertReleasesCaptureOnCompletion { tracked, s in s.doCompleted { _ = tracked } }
-        assertReleasesCaptureOnCompletion { tracked, s in s.log(to: { _ in _ = tracked }) }
+        assertReleasesCapture(ending: .complete) { tracked, s in s.doNext { _ in _ = tracked } }
+        assertReleasesCapture(ending: .complete) { tracked, s in s.doError { _ in _ = tracked } }
+        assertReleasesCapture(ending: .complete) { tracked, s in s.doCompleted { _ = tracked } }
+        assertReleasesCapture(ending: .complete) { tracked, s in s.log(to: { _ in _ = tracked }) }
     }
 
     func testLogWritesEveryEventWithThePrefix() {

@@ -4,48 +4,6 @@ import TetherTestSupport
 import TetherTesting
 import XCTest
 
-/// How a test ends the subscription before checking that captured objects were released.
-private enum Ending { case dispose, complete, fail }
-
-/// Builds a pipeline capturing a `Tracked` object, checks the object is kept while the
-/// subscription lives and released once it ends.
-private func assertReleasesCapture<Output: SignalConvertible>(
-    ending: Ending = .dispose, file: StaticString = #filePath, line: UInt = #line,
-    _ build: (Tracked, Subject<Int, TestError>) -> Output
-) {
-    weak var weakTracked: Tracked?
-    let subject = Subject<Int, TestError>()
-    var subscription: (any Disposable)?
-    do {
-        let tracked = Tracked()
-        weakTracked = tracked
-        subscription = build(tracked, subject).subscribe()
-    }
-    XCTAssertNotNil(weakTracked, "released while the subscription lives", file: file, line: line)
-    switch ending {
-    case .dispose: subscription?.dispose()
-    case .complete: subject.sendCompleted()
-    case .fail: subject.sendError(TestError())
-    }
-    XCTAssertNil(weakTracked, "captured object leaked", file: file, line: line)
-}
-
-/// Checks that disposing the result runs the source's disposable exactly once.
-private func assertDisposesSource<Output: SignalConvertible>(
-    file: StaticString = #filePath, line: UInt = #line, _ apply: (Signal<Int, TestError>) -> Output
-) {
-    let disposed = Counter()
-    let holder = ObserverKeeper()
-    let source = Signal<Int, TestError> { observer in
-        holder.keep(observer)
-        return AnyDisposable { disposed.increment() }
-    }
-    let subscription = apply(source).subscribe()
-    XCTAssertEqual(disposed.value, 0, file: file, line: line)
-    subscription.dispose()
-    XCTAssertEqual(disposed.value, 1, file: file, line: line)
-}
-
 final class TransformingTests: ResourceCheckedTestCase {
     // MARK: scan
 
