@@ -9,8 +9,11 @@ extension SignalConvertible where Value: Sendable {
     /// Unlike ``deliver(on:)`` with ``QueueScheduler/main``, an event sent on the main queue while no
     /// earlier event of this subscription waits to be delivered is delivered synchronously, before `send`
     /// returns — no hop, so a value set on the main queue shows at once. Otherwise the event is queued
-    /// to the main queue behind the others: order is kept. Once `dispose()` returns, nothing more is
-    /// delivered. Requires `Value: Sendable`, since values cross threads.
+    /// to the main queue behind the others: order is kept, and the events waiting go out together, one
+    /// main-queue block per batch, so other main-queue work runs between batches. At most a source's
+    /// backlog (4,096 events) waits: past it, a sender off the main queue waits for room, as it does for a
+    /// slow subscriber. Once `dispose()` returns, nothing more is delivered, and the events still waiting
+    /// are released. Requires `Value: Sendable`, since values cross threads.
     ///
     /// On Linux, "the main thread" is the main queue, which only runs while the main thread drives it
     /// (`dispatchMain()`, `RunLoop.main`, a GTK main loop, or XCTest's `wait(for:timeout:)`): events sent
@@ -27,32 +30,13 @@ extension SignalConvertible where Value: Sendable {
     /// messages.send("Loading…")   // from the main queue: shown before send returns
     /// ```
     public func deliverOnMainThread() -> Signal<Value, Failure> {
-        let upstream = signal
-        return Signal.handingEvents(of: upstream) { mailbox, _ in MainThreadDelivery(mailbox: mailbox) }
-    }
-}
-
-/// The hand-off of ``SignalConvertible/deliverOnMainThread()``: counts the events not yet delivered, so
-/// that an event sent on the main queue with none waiting goes out at once and the others keep order.
-final class MainThreadDelivery<Value: Sendable, Failure: Error>: EventHandOff {
-    let mailbox: Mailbox<Event<Value, Failure>?>
-    /// Events handed over but not yet delivered.
-    let waiting = Atomic<Int>(0)
-
-    init(mailbox: Mailbox<Event<Value, Failure>?>) {
-        self.mailbox = mailbox
-    }
-
-    func enqueue(_ event: Event<Value, Failure>?) {
-        let count = waiting.add(1, ordering: .acquiringAndReleasing).newValue
-        if count == 1 && QueueScheduler.main.isCurrent {
-            mailbox.post(event)
-            waiting.subtract(1, ordering: .acquiringAndReleasing)
-            return
-        }
-        DispatchQueue.main.async { [self] in
-            mailbox.post(event)
-            waiting.subtract(1, ordering: .acquiringAndReleasing)
+        // The hop of a subscriber written on the main actor: in order, bounded (a sender off the main
+        // queue waits while a source's backlog of events waits for it), a batch per main-queue block, and
+        // what is still queued is dropped when the subscription is disposed.
+        Signal.handingEvents(of: signal) { mailbox, lifetime in
+            let handOff = CallerIsolationHandOff(isolation: .main, mailbox: mailbox)
+            lifetime.add(handOff)
+            return handOff
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observable
+import Synchronization
 import TetherTestSupport
 import XCTest
 
@@ -57,7 +58,7 @@ final class DeliverOnMainThreadTests: XCTestCase {
         let done = expectation(description: "both delivered")
         QueueScheduler.main.schedule {
             // Sent from another thread while the main queue is busy here: it waits for the main queue.
-            DispatchQueue(label: "sender").sync { subject.send("from the background") }
+            runThreads(1) { _ in subject.send("from the background") }
             subject.send("from main")
             countAfterMainSend.value = log.count
             QueueScheduler.main.schedule { done.fulfill() }
@@ -73,7 +74,7 @@ final class DeliverOnMainThreadTests: XCTestCase {
         let subscription = subject.deliverOnMainThread().record(into: log)
         let done = expectation(description: "main queue drained")
         QueueScheduler.main.schedule {
-            DispatchQueue(label: "sender").sync { subject.send(1) }
+            runThreads(1) { _ in subject.send(1) }
             subscription.dispose()
             QueueScheduler.main.schedule { done.fulfill() }
         }
@@ -96,5 +97,61 @@ final class DeliverOnMainThreadTests: XCTestCase {
         XCTAssertEqual(log.events.count, 2)
         XCTAssertEqual(log.values, [1])
         XCTAssertEqual(log.events.last?.error, TestError(7))
+    }
+
+    /// RAC 2.5 delivers at once on the main *thread* (`NSThread.isMainThread`), not only inside the main
+    /// queue's blocks: a send made on the main thread inside another queue's `sync` block goes out before
+    /// `send` returns.
+    func testAnEventSentOnTheMainThreadInsideAnotherQueuesSyncIsDeliveredBeforeSendReturns() {
+        let subject = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        let subscription = subject.deliverOnMainThread().record(into: log)
+        let countRightAfterSend = SchedulerTestBox<Int?>(nil)
+        let done = expectation(description: "sent")
+        QueueScheduler.main.schedule {
+            DispatchQueue(label: "other").sync {
+                subject.send(1)
+                countRightAfterSend.value = log.count
+            }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(countRightAfterSend.value, 1)
+        subscription.dispose()
+    }
+
+    /// Issue 42: events waiting for the main queue were unbounded (a block per event): a sender faster than
+    /// the main queue grew memory without limit. Now at most a source's backlog waits, and the sender waits
+    /// for room.
+    func testAFloodFromAnotherThreadWaitsForTheBusyMainQueueAtTheBacklogsBound() {
+        let subject = Subject<Int, Never>()
+        let received = SchedulerTestBox(0)
+        let total = 50_000
+        let done = expectation(description: "all delivered")
+        let subscription = subject.deliverOnMainThread().subscribe(next: { _ in
+            received.value += 1
+            if received.value == total + 1 { done.fulfill() }
+        })
+        subject.send(-1)  // from the main thread: delivered at once, and the main thread is known
+        let sent = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for value in 0..<total {
+                subject.send(value)
+                sent.add(1, ordering: .relaxed)
+            }
+            finished.signal()
+        }
+        // The main queue is not drained for up to 3 s (this thread is busy): without a bound the sender
+        // finishes long before; with it, it waits once the backlog is full.
+        let deadline = Date().addingTimeInterval(3)
+        while sent.load(ordering: .relaxed) < total && Date() < deadline { usleep(1_000) }
+        let sentWhileBusy = sent.load(ordering: .relaxed)
+        XCTAssertLessThan(sentWhileBusy, total, "the sender never waited for the busy main queue")
+        XCTAssertLessThanOrEqual(sentWhileBusy, 2 * 4_096 + 2, "more than a backlog waited for the main queue")
+        wait(for: [done], timeout: 60)
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(received.value, total + 1)
+        subscription.dispose()
     }
 }
