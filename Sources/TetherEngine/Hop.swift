@@ -30,14 +30,22 @@ package final class Hop<Target: HopTarget>: @unchecked Sendable {
     // directly when submitted there with nothing ahead, else by the hop's job.
     package let target: Target
     private let lock = Lock()
-    private var state = HopState<() -> Void>(limit: SerialGate<Void>.backlogLimit)
+    private var state: HopState<() -> Void>
     /// `fullFlag` while the backlog is full (and not cancelled), `cancelledFlag` once cancelled.
     private let flags = Atomic<UInt8>(0)
     private static var fullFlag: UInt8 { 1 }
     private static var cancelledFlag: UInt8 { 2 }
 
-    package init(_ target: Target) {
+    /// A hop to `target` whose backlog holds a source's bound (``SerialGate/backlogLimit``) before a sender
+    /// off the executor waits.
+    package convenience init(_ target: Target) {
+        self.init(target, limit: SerialGate<Void>.backlogLimit)
+    }
+
+    /// A hop whose backlog holds `limit` pieces (tests use small ones).
+    package init(_ target: Target, limit: Int) {
         self.target = target
+        self.state = HopState(limit: limit)
     }
 
     /// How many pieces of work wait for the executor now (for tests of the bound).
