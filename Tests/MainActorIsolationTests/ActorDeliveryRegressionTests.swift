@@ -5,6 +5,7 @@ import Foundation
 import Observable
 import Synchronization
 import Testing
+import TetherTestSupport
 
 // Issue 42, bugs 2, 3 and 5: what is handed to the main actor shares the core's rules — a bounded
 // backlog, a fair share of the main queue, nothing run after a disposal — and an observer of the
@@ -20,26 +21,16 @@ private let backlogLimit = 4096
         var received = 0
         let subscription = subject.subscribe(next: { _ in received += 1 })
         let total = 50_000
-        let sent = Atomic<Int>(0)
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            for value in 0..<total {
-                subject.send(value)
-                sent.add(1, ordering: .relaxed)
-            }
-            finished.signal()
-        }
         // The main actor is busy for up to 3 s: without a bound the sender finishes long before (about
         // 5 million sends in 3 s were measured); with it, it parks once the backlog is full.
-        let deadline = Date().addingTimeInterval(3)
-        while sent.load(ordering: .relaxed) < total && Date() < deadline { usleep(1_000) }
-        let sentWhileBusy = sent.load(ordering: .relaxed)
+        let flood = Flood(total: total) { subject.send($0) }
+        let sentWhileBusy = flood.sentWhileBusy(forAtMost: 3)
         #expect(sentWhileBusy < total, "the sender never waited for the busy main actor")
         #expect(
             sentWhileBusy <= 2 * backlogLimit + 2,
             "at most a source's backlog waits for the main actor (and one batch), not \(sentWhileBusy) values")
         await runMainLoop(until: { received == total })
-        #expect(finished.wait(timeout: .now() + 30) == .success)
+        #expect(flood.waitUntilFinished())
         subscription.dispose()
     }
 

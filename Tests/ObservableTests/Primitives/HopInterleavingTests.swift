@@ -94,14 +94,21 @@ final class HopInterleavingTests: XCTestCase {
         }
     }
 
+    /// A scenario's executor (actor "X", spawned first, its thread known before any sender runs), a hop to
+    /// it with a backlog of `limit` pieces, and the record of the pieces.
+    private func executorAndHop(
+        in run: Interleaving, senders: Int, limit: Int
+    ) -> (ScriptedExecutor, Hop<ScriptedExecutor>, Record) {
+        let executor = ScriptedExecutor(senders: senders)
+        let x = run.spawn("X") { executor.run() }
+        executor.thread.store(run.threadID(of: x), ordering: .relaxed)
+        return (executor, Hop(executor, limit: limit), Record())
+    }
+
     func testInEveryScheduleOfTwoSendersAgainstABacklogOfOneEveryPieceRunsOnceInOrderOnTheExecutor() {
         var parkedSomewhere = false
         let schedules = exploreInterleavings { run in
-            let executor = ScriptedExecutor(senders: 2)
-            let hop = Hop(executor, limit: 1)
-            let record = Record()
-            let x = run.spawn("X") { executor.run() }
-            executor.thread.store(run.threadID(of: x), ordering: .relaxed)
+            let (executor, hop, record) = executorAndHop(in: run, senders: 2, limit: 1)
             let a = run.spawn("A") {
                 hop.run(record.piece(1, on: executor))
                 hop.run(record.piece(2, on: executor))
@@ -125,11 +132,7 @@ final class HopInterleavingTests: XCTestCase {
     func testInEveryScheduleACancelWakesTheParkedSenderAndNothingStartsAfterIt() {
         var parkedSomewhere = false
         let schedules = exploreInterleavings { run in
-            let executor = ScriptedExecutor(senders: 2)
-            let hop = Hop(executor, limit: 2)
-            let record = Record()
-            let x = run.spawn("X") { executor.run() }
-            executor.thread.store(run.threadID(of: x), ordering: .relaxed)
+            let (executor, hop, record) = executorAndHop(in: run, senders: 2, limit: 2)
             let a = run.spawn("A") {
                 hop.run(record.piece(1, on: executor))
                 hop.run(record.piece(2, on: executor))

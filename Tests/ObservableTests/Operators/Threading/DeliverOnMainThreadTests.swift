@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Observable
-import Synchronization
 import TetherTestSupport
 import XCTest
 
@@ -133,24 +132,14 @@ final class DeliverOnMainThreadTests: XCTestCase {
             if received.value == total + 1 { done.fulfill() }
         })
         subject.send(-1)  // from the main thread: delivered at once, and the main thread is known
-        let sent = Atomic<Int>(0)
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            for value in 0..<total {
-                subject.send(value)
-                sent.add(1, ordering: .relaxed)
-            }
-            finished.signal()
-        }
         // The main queue is not drained for up to 3 s (this thread is busy): without a bound the sender
         // finishes long before; with it, it waits once the backlog is full.
-        let deadline = Date().addingTimeInterval(3)
-        while sent.load(ordering: .relaxed) < total && Date() < deadline { usleep(1_000) }
-        let sentWhileBusy = sent.load(ordering: .relaxed)
+        let flood = Flood(total: total) { subject.send($0) }
+        let sentWhileBusy = flood.sentWhileBusy(forAtMost: 3)
         XCTAssertLessThan(sentWhileBusy, total, "the sender never waited for the busy main queue")
         XCTAssertLessThanOrEqual(sentWhileBusy, 2 * 4_096 + 2, "more than a backlog waited for the main queue")
         wait(for: [done], timeout: 60)
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        XCTAssertTrue(flood.waitUntilFinished())
         XCTAssertEqual(received.value, total + 1)
         subscription.dispose()
     }
