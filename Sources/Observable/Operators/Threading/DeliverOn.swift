@@ -6,9 +6,10 @@ extension SignalConvertible where Value: Sendable {
     /// Delivers every event on the main queue, at once when it is sent there with nothing else waiting
     /// (RAC 2.5's `deliverOnMainThread`).
     ///
-    /// Unlike ``deliver(on:)`` with ``QueueScheduler/main``, an event sent on the main queue while no
-    /// earlier event of this subscription waits to be delivered is delivered synchronously, before `send`
-    /// returns — no hop, so a value set on the main queue shows at once. Otherwise the event is queued
+    /// Unlike ``deliver(on:)`` with ``QueueScheduler/main``, an event sent on the main queue (or, as RAC's
+    /// `NSThread.isMainThread` test has it, on the main thread outside the queue's blocks) while no earlier
+    /// event of this subscription waits to be delivered is delivered synchronously, before `send` returns —
+    /// no hop, so a value set on the main queue shows at once. Otherwise the event is queued
     /// to the main queue behind the others: order is kept, and the events waiting go out together, one
     /// main-queue block per batch, so other main-queue work runs between batches. At most a source's
     /// backlog (4,096 events) waits: past it, a sender off the main queue waits for room, as it does for a
@@ -17,8 +18,8 @@ extension SignalConvertible where Value: Sendable {
     ///
     /// On Linux, "the main thread" is the main queue, which only runs while the main thread drives it
     /// (`dispatchMain()`, `RunLoop.main`, a GTK main loop, or XCTest's `wait(for:timeout:)`): events sent
-    /// from other threads wait until it does. It is recognised with ``QueueScheduler/isCurrent``, not
-    /// `Thread.isMainThread` — see "The main queue on Linux" in ``QueueScheduler``.
+    /// from other threads wait until it does. The main queue is recognised with ``QueueScheduler/isCurrent``
+    /// — see "The main queue on Linux" in ``QueueScheduler`` — and the main thread by its identity.
     ///
     /// ```swift
     /// final class Label { var text = "" }
