@@ -13,6 +13,9 @@ let package = Package(
         .executable(name: "tether-gtk-demo", targets: ["tether-gtk-demo"]),
         .executable(name: "tether-gio-watch", targets: ["tether-gio-watch"]),
         .executable(name: "tether-gio-bench", targets: ["tether-gio-bench"]),
+        .library(name: "TetherDBusCodegen", targets: ["TetherDBusCodegen"]),
+        .executable(name: "tether-dbus-codegen", targets: ["tether-dbus-codegen"]),
+        .plugin(name: "TetherDBusCodegenPlugin", targets: ["TetherDBusCodegenPlugin"]),
     ],
     dependencies: [
         .package(name: "Tether", path: "..")
@@ -63,6 +66,12 @@ let package = Package(
         .executableTarget(name: "tether-gio-watch", dependencies: ["TetherGio"]),
         // A benchmark: a D-Bus property change through Tether against a raw GDBus callback (a private bus).
         .executableTarget(name: "tether-gio-bench", dependencies: ["TetherGio"]),
+        // Introspection XML to typed Swift clients and service protocols (Foundation only: the command and the
+        // plugin run it at build time, before TetherGio is built).
+        .target(name: "TetherDBusCodegen"),
+        .executableTarget(name: "tether-dbus-codegen", dependencies: ["TetherDBusCodegen", "TetherGio"]),
+        // `*.xml` in a target's folder become Swift at build time.
+        .plugin(name: "TetherDBusCodegenPlugin", capability: .buildTool(), dependencies: ["tether-dbus-codegen"]),
         // What both test targets use: the main-context pump, a private D-Bus bus, processes run beside it.
         .target(name: "TetherGioTestSupport", dependencies: ["TetherGio"], path: "Tests/TetherGioTestSupport"),
         // GLib and GIO tests: no display needed.
