@@ -3,9 +3,11 @@
 # `network-manager-dev` packages install under /usr/share/dbus-1/interfaces/ (not copied into the repository:
 # they are generated from the installed files here), and compiles all the generated Swift as one module in
 # Swift 6 mode, complete strict concurrency, warnings as errors, against the TetherGio module just built.
-# Prints how long generating took. Fails when a file is missing, does not generate or does not compile.
+# The XML written for the tests (Tests/TetherDBusGeneratedTests/*.xml that are files, not links: keywords,
+# clashes, deprecations, every kind of member) is compiled with them. Prints how long generating took. Fails
+# when a file is missing, does not generate or does not compile.
 #
-#   TetherGtk/Scripts/check-generated-interfaces.sh [FILE.xml ...]     (default: the two packages' files)
+#   TetherGtk/Scripts/check-generated-interfaces.sh [FILE.xml ...]     (default: those files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
@@ -19,6 +21,7 @@ else
         fi
         while IFS= read -r file; do files+=("$file"); done < <(dpkg -L "$package" | grep '^/usr/share/dbus-1/interfaces/.*\.xml$' | sort)
     done
+    while IFS= read -r file; do files+=("$PWD/$file"); done < <(find Tests/TetherDBusGeneratedTests -name '*.xml' -type f | sort)
 fi
 [ ${#files[@]} -gt 0 ] || { echo "error: no introspection XML files found" >&2; exit 1; }
 

@@ -143,6 +143,9 @@ private struct SignatureReader {
                 index += 1
                 let key = try completeType(depth: depth + 1)
                 guard key.isBasic else { throw failure("a dictionary's key must be a basic type") }
+                guard index == codes.count || codes[index] != UInt8(ascii: "}") else {
+                    throw failure("a dictionary entry holds exactly a key and a value, then '}'")
+                }
                 let value = try completeType(depth: depth + 1)
                 guard index < codes.count, codes[index] == UInt8(ascii: "}") else {
                     throw failure("a dictionary entry holds exactly a key and a value, then '}'")

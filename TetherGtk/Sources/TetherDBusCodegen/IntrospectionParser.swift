@@ -21,6 +21,8 @@ final class IntrospectionParser: NSObject, XMLParserDelegate {
     private var pendingComment: String?
     /// The documentation element being read: its depth in `elements`, and its paragraphs so far.
     private var documentation: (depth: Int, paragraphs: [String], current: String)?
+    /// The root element's name, once it started.
+    private var root: String?
 
     /// The interfaces of `xml`'s root node, in document order.
     static func parse(_ xml: Data) throws(DBusCodegenError) -> [DBusInterfaceDescription] {
@@ -34,6 +36,12 @@ final class IntrospectionParser: NSObject, XMLParserDelegate {
         guard parsed else {
             let message = parser.parserError.map { "\($0.localizedDescription)" } ?? "the XML parser stopped"
             throw .malformedXML(line: parser.lineNumber, message: message)
+        }
+        guard let root = delegate.root else {
+            throw .malformedXML(line: max(parser.lineNumber, 1), message: "there is no root element")
+        }
+        guard root == "node" else {
+            throw .malformedXML(line: 1, message: "the root element is <\(root)>, not <node>")
         }
         guard delegate.elements.isEmpty else {
             throw .malformedXML(
@@ -54,6 +62,7 @@ final class IntrospectionParser: NSObject, XMLParserDelegate {
         attributes: [String: String] = [:]
     ) {
         defer { elements.append(elementName) }
+        if root == nil { root = elementName }
         let comment = pendingComment
         pendingComment = nil
         if documentation != nil {

@@ -15,15 +15,18 @@ public enum SwiftNaming {
     /// print(SwiftNaming.lowerCamel("HwAddress"), SwiftNaming.lowerCamel("specific_object"))   // hwAddress specificObject
     /// ```
     public static func lowerCamel(_ name: String) -> String {
-        let upper = upperCamel(name)
-        var characters = Array(upper)
+        let words = name.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map {
+            $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }.filter { !$0.isEmpty }
+        guard let firstWord = words.first else { return "_" }
+        var characters = Array(firstWord)
         var run = 0
         while run < characters.count, characters[run].isUppercase { run += 1 }
         if run > 1, run < characters.count, characters[run].isLowercase { run -= 1 }
         for index in 0..<run { characters[index] = Character(characters[index].lowercased()) }
-        let result = String(characters)
+        let result = String(characters) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         if let first = result.first, first.isNumber { return "_" + result }
-        return result.isEmpty ? "_" : result
+        return result
     }
 
     /// `name` in UpperCamelCase: words separated by `_`, `-`, `.` or spaces, each with its first letter
@@ -71,12 +74,11 @@ public enum SwiftNaming {
     /// Swift's keywords, which need backticks as identifiers.
     static let swiftKeywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "inout", "internal", "let", "operator", "private", "precedencegroup", "protocol", "public",
         "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
         "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw",
         "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws",
-        "true", "try", "_", "some", "any", "consume", "borrowing", "consuming", "each", "package", "async",
-        "Protocol", "Type",
+        "true", "try", "_", "Protocol", "Type",
     ]
 
     /// Names that stay awkward even in backticks (member lookup `.self`, `.Type`, `init`'s special role).
