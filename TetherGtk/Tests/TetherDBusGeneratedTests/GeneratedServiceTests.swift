@@ -113,6 +113,17 @@ final class GeneratedServiceTests: PrivateBusTestCase {
         XCTAssertEqual(failures.load(), [])
     }
 
+    func testAWriteTheServiceRefusesIsReportedToTheBinding() throws {
+        let failures = Locked([DBusError]())
+        let binding = sample.remote.bindProperty(
+            "Count", to: Signal(value: UInt32(9)), failed: { error in failures.modify { $0.append(error) } })
+        defer { binding.dispose() }
+        pump(until: { !failures.load().isEmpty })
+        guard case .remote(let name, _) = failures.load().first else { return XCTFail("\(failures.load())") }
+        XCTAssertEqual(name, "org.freedesktop.DBus.Error.InvalidArgs")
+        XCTAssertEqual(service.countValue.value, 0)
+    }
+
     func testMethodsReturnTheirValuesAndErrors() throws {
         let sample = self.sample!
         XCTAssertEqual(try awaitResult { try await sample.increment(by: 2) }?.get(), 2)
