@@ -7,9 +7,17 @@
 # clashes, deprecations, every kind of member) is compiled with them. Prints how long generating took. Fails
 # when a file is missing, does not generate or does not compile.
 #
-#   TetherGtk/Scripts/check-generated-interfaces.sh [FILE.xml ...]     (default: those files)
+#   TetherGtk/Scripts/check-generated-interfaces.sh [--emit-module DIR] [FILE.xml ...]   (default: those files)
+#
+# --emit-module DIR also writes the module (GeneratedInterfaces.swiftmodule) to DIR: the documentation's
+# examples (Scripts/check-doc-examples.sh) compile against the clients generated from the real interfaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+module_dir=
+if [ "${1:-}" = --emit-module ]; then
+    module_dir=$2
+    shift 2
+fi
 if [ $# -gt 0 ]; then
     files=("$@")
 else
@@ -32,6 +40,7 @@ if ! swift build --target TetherGio >"$log" 2>&1 || ! swift build --product teth
 fi
 bin=$(swift build --show-bin-path)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tether-generated-interfaces.XXXXXX")
+[ -z "$module_dir" ] || mkdir -p "$module_dir"
 trap 'rm -rf "$work" "$log"' EXIT
 
 start=$(date +%s%N)
@@ -53,7 +62,8 @@ for map in "$bin"/*.build/module.modulemap; do
     [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
 done
 if ! swiftc -c -parse-as-library -swift-version 6 -strict-concurrency=complete -warnings-as-errors -wmo \
-    -module-name GeneratedInterfaces "${flags[@]}" -o "$work/GeneratedInterfaces.o" "$work"/*.swift >"$log" 2>&1; then
+    -module-name GeneratedInterfaces "${flags[@]}" -o "$work/GeneratedInterfaces.o" "$work"/*.swift \
+    ${module_dir:+-emit-module -emit-module-path "$module_dir/GeneratedInterfaces.swiftmodule"} >"$log" 2>&1; then
     cat "$log" >&2
     echo "error: the generated Swift does not compile without warnings (above)" >&2
     exit 1
