@@ -25,6 +25,16 @@ struct SourceWriter {
         }
     }
 
+    /// A documented declaration: its `///` lines, `@available(*, deprecated)` when `deprecated`, then the block.
+    mutating func declaration(
+        _ documentation: String?, notes: [String], deprecated: Bool, _ opening: String,
+        _ body: (inout SourceWriter) throws(DBusCodegenError) -> Void
+    ) throws(DBusCodegenError) {
+        self.documentation(documentation, notes: notes)
+        if deprecated { line("@available(*, deprecated)") }
+        try block(opening, body)
+    }
+
     mutating func block(_ opening: String, _ body: (inout SourceWriter) throws(DBusCodegenError) -> Void)
         throws(DBusCodegenError)
     {
