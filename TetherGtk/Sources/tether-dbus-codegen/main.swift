@@ -61,60 +61,67 @@ func introspect(bus: String, destination: String, path: String) -> String {
     }
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var options = DBusCodegen.Options()
-var output: String?
-var bus: String?
-var destination: String?
-var path: String?
-var files: [String] = []
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    func value() -> String {
-        guard !arguments.isEmpty else { stop("\(argument) needs a value\n\n" + usage, status: 2) }
-        return arguments.removeFirst()
+/// Reads the options, generates, writes. A function rather than top-level code, so that what it made is
+/// freed before the process exits (LeakSanitizer, in CI's sanitized builds that run this tool through the
+/// plugin, does not follow the enum payloads' tagged pointers held by globals and would report them).
+func main() {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    var options = DBusCodegen.Options()
+    var output: String?
+    var bus: String?
+    var destination: String?
+    var path: String?
+    var files: [String] = []
+    while !arguments.isEmpty {
+        let argument = arguments.removeFirst()
+        func value() -> String {
+            guard !arguments.isEmpty else { stop("\(argument) needs a value\n\n" + usage, status: 2) }
+            return arguments.removeFirst()
+        }
+        switch argument {
+        case "--output", "-o": output = value()
+        case "--bus": bus = value()
+        case "--dest": destination = value()
+        case "--path": path = value()
+        case "--no-services": options.includesServices = false
+        case "--help", "-h":
+            print(usage, terminator: "")
+            exit(0)
+        default:
+            if argument.hasPrefix("-") { stop("unknown option \(argument)\n\n" + usage, status: 2) }
+            files.append(argument)
+        }
     }
-    switch argument {
-    case "--output", "-o": output = value()
-    case "--bus": bus = value()
-    case "--dest": destination = value()
-    case "--path": path = value()
-    case "--no-services": options.includesServices = false
-    case "--help", "-h":
-        print(usage, terminator: "")
-        exit(0)
-    default:
-        if argument.hasPrefix("-") { stop("unknown option \(argument)\n\n" + usage, status: 2) }
-        files.append(argument)
+
+    var interfaces: [DBusInterfaceDescription] = []
+    do {
+        if let bus {
+            guard let destination, let path, files.isEmpty else { stop(usage, status: 2) }
+            interfaces = try DBusCodegen.parse(introspect(bus: bus, destination: destination, path: path))
+        } else {
+            guard !files.isEmpty, destination == nil, path == nil else { stop(usage, status: 2) }
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    stop("tether-dbus-codegen: cannot read \(file)\n", status: 1)
+                }
+                do {
+                    interfaces += try DBusCodegen.parse(String(decoding: data, as: UTF8.self))
+                } catch {
+                    stop("tether-dbus-codegen: \(file): \(error)\n", status: 1)
+                }
+            }
+        }
+        let swift = try DBusCodegen.generate(interfaces, options: options)
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(swift.utf8)) else {
+                stop("tether-dbus-codegen: cannot write \(output)\n", status: 1)
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(swift.utf8))
+        }
+    } catch {
+        stop("tether-dbus-codegen: \(error)\n", status: 1)
     }
 }
 
-var interfaces: [DBusInterfaceDescription] = []
-do {
-    if let bus {
-        guard let destination, let path, files.isEmpty else { stop(usage, status: 2) }
-        interfaces = try DBusCodegen.parse(introspect(bus: bus, destination: destination, path: path))
-    } else {
-        guard !files.isEmpty, destination == nil, path == nil else { stop(usage, status: 2) }
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                stop("tether-dbus-codegen: cannot read \(file)\n", status: 1)
-            }
-            do {
-                interfaces += try DBusCodegen.parse(String(decoding: data, as: UTF8.self))
-            } catch {
-                stop("tether-dbus-codegen: \(file): \(error)\n", status: 1)
-            }
-        }
-    }
-    let swift = try DBusCodegen.generate(interfaces, options: options)
-    if let output {
-        guard FileManager.default.createFile(atPath: output, contents: Data(swift.utf8)) else {
-            stop("tether-dbus-codegen: cannot write \(output)\n", status: 1)
-        }
-    } else {
-        FileHandle.standardOutput.write(Data(swift.utf8))
-    }
-} catch {
-    stop("tether-dbus-codegen: \(error)\n", status: 1)
-}
+main()
