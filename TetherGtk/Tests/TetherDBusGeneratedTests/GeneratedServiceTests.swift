@@ -76,6 +76,8 @@ final class GeneratedServiceTests: PrivateBusTestCase {
     override func tearDown() {
         exported?.dispose()
         drainMainContext()
+        // XCTest keeps its test case objects to the end: what a test made goes with the test.
+        (exported, sample, service, client, server) = (nil, nil, nil, nil, nil)
         super.tearDown()
     }
 

@@ -23,6 +23,8 @@ final class NetworkManagerMockTests: PrivateBusTestCase {
     override func tearDown() {
         mock?.stop()
         drainMainContext()
+        // XCTest keeps its test case objects to the end: what a test made goes with the test.
+        (manager, mock, client) = (nil, nil, nil)
         super.tearDown()
     }
 

@@ -21,6 +21,8 @@ final class UPowerMockTests: PrivateBusTestCase {
     override func tearDown() {
         mock?.stop()
         drainMainContext()
+        // XCTest keeps its test case objects to the end: what a test made goes with the test.
+        (mock, client) = (nil, nil)
         super.tearDown()
     }
 
