@@ -37,7 +37,8 @@ for flag in $(pkg-config --cflags gtk4); do c_flags+=(-Xcc "$flag"); done
 status=0
 for module in "${modules[@]}"; do
     tether_symbol_graphs "$module" "$modules_dir" "$work/$module" -skip-synthesized-members "${c_flags[@]}"
-    "$digest" "$module" "$work/$module"/*.symbols.json >"$work/$module.txt"
+    "$digest" "$module" "$work/$module"/*.symbols.json |
+        sed '1s|(Scripts/check-api.sh --update|(TetherGtk/Scripts/check-api.sh --update|' >"$work/$module.txt"
     if $update; then
         if ! cmp -s "$work/$module.txt" "api/$module.txt"; then
             cp "$work/$module.txt" "api/$module.txt"

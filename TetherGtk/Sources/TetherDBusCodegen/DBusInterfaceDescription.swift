@@ -106,8 +106,11 @@ public struct DBusPropertyDescription: Equatable, Sendable {
     /// print(DBusPropertyDescription.Access.read.isReadable)   // true
     /// ```
     public enum Access: String, Equatable, Sendable {
+        /// `read`: other processes read it.
         case read
+        /// `write`: other processes set it, and cannot read it.
         case write
+        /// `readwrite`: both.
         case readWrite = "readwrite"
 
         /// Whether the property can be read (`read`, `readwrite`).

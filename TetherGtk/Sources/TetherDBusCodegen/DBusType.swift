@@ -6,10 +6,39 @@
 /// print(try type.swiftType(member: "Options"))              // [String: GVariantValue]
 /// ```
 public indirect enum DBusType: Equatable, Sendable {
-    case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double, string, objectPath, signature
-    case unixFD, variant
+    /// `y`: an unsigned byte.
+    case byte
+    /// `b`: a boolean.
+    case boolean
+    /// `n`: a signed 16-bit integer.
+    case int16
+    /// `q`: an unsigned 16-bit integer.
+    case uint16
+    /// `i`: a signed 32-bit integer.
+    case int32
+    /// `u`: an unsigned 32-bit integer.
+    case uint32
+    /// `x`: a signed 64-bit integer.
+    case int64
+    /// `t`: an unsigned 64-bit integer.
+    case uint64
+    /// `d`: a double.
+    case double
+    /// `s`: a UTF-8 string.
+    case string
+    /// `o`: an object path.
+    case objectPath
+    /// `g`: a type signature (not supported by the generated code yet).
+    case signature
+    /// `h`: an index into the message's file descriptors (not supported by the generated code yet).
+    case unixFD
+    /// `v`: a value of any type.
+    case variant
+    /// `a` and the element's type: an array.
     case array(DBusType)
+    /// `a{` a basic key type and a value type `}`: a dictionary.
     case dictionary(key: DBusType, value: DBusType)
+    /// `(` the fields' types `)`: a structure.
     case structure([DBusType])
 
     /// The deepest nesting D-Bus allows (32 arrays and 32 structures).
