@@ -73,8 +73,11 @@ let package = Package(
         // plugin run it at build time, before TetherGio is built).
         .target(name: "TetherDBusCodegen"),
         .executableTarget(name: "tether-dbus-codegen", dependencies: ["TetherDBusCodegen", "TetherGio"]),
-        // `*.xml` in a target's folder become Swift at build time.
-        .plugin(name: "TetherDBusCodegenPlugin", capability: .buildTool(), dependencies: ["tether-dbus-codegen"]),
+        // `*.xml` in a target's folder become Swift at build time, with the command for files only (built for
+        // the host: TetherDBusCodegen alone, not TetherGio).
+        .executableTarget(name: "TetherDBusCodegenPluginTool", dependencies: ["TetherDBusCodegen"]),
+        .plugin(
+            name: "TetherDBusCodegenPlugin", capability: .buildTool(), dependencies: ["TetherDBusCodegenPluginTool"]),
         // What both test targets use: the main-context pump, a private D-Bus bus, processes run beside it.
         .target(name: "TetherGioTestSupport", dependencies: ["TetherGio"], path: "Tests/TetherGioTestSupport"),
         // GLib and GIO tests: no display needed.
