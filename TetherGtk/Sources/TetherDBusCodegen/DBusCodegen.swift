@@ -71,7 +71,7 @@ public enum DBusCodegen {
         for interface in interfaces where options.includesStandardInterfaces || !isStandard(interface.name) {
             let names = try InterfaceNames(interface, types: &types)
             writer.line()
-            try ClientEmitter(names: names).write(to: &writer)
+            try ClientEmitter(names: names, withService: options.includesServices).write(to: &writer)
             if options.includesServices { try ServiceEmitter(names: names).write(to: &writer) }
         }
         return writer.text
