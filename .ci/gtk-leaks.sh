@@ -26,7 +26,7 @@ if [ "$status" -ne 0 ]; then
     echo "TetherGtk's tests failed under AddressSanitizer (status $status)." >&2
     exit "$status"
 fi
-awk -v own='\\$s10Observable|\\$s7Bridges|\\$s7Binding|\\$s9TetherGio|\\$s9TetherGtk|\\$s13TetherGtkDemo|/Sources/(Observable|Bridges|Binding|TetherGio|TetherGtk|TetherGtkDemo)/' \
+awk -v own='\\$s10Observable|\\$s7Bridges|\\$s7Binding|\\$s9TetherGio|\\$s9TetherGtk|\\$s13TetherGtkDemo|\\$s17TetherDBusCodegen|/Sources/(Observable|Bridges|Binding|TetherGio|TetherGtk|TetherGtkDemo|TetherDBusCodegen)/' \
     -f .ci/leak-verdict.awk "$log" > /tmp/tether-gtk-leaks-own.txt || {
     cat /tmp/tether-gtk-leaks-own.txt >&2
     echo "LeakSanitizer: $(grep -c '^\(Direct\|Indirect\) leak' /tmp/tether-gtk-leaks-own.txt) leak(s) from Tether's code in TetherGtk's tests (above; full report in $log)." >&2

@@ -66,6 +66,9 @@ tether_symbol_graphs() {
 tether_module_map_flags() {
     local map flags=()
     for map in "$1"/../*.build/module.modulemap; do
+        # Not the host copies SwiftPM builds for a build-tool plugin's executable (TetherGtk's
+        # tether-dbus-codegen): the same module a second time.
+        case "$map" in *-tool.build/*) continue ;; esac
         [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
     done
     echo "${flags[*]+"${flags[*]}"}"

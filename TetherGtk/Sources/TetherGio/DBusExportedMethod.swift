@@ -87,6 +87,44 @@ public struct DBusExportedMethod: Sendable {
                 }))
     }
 
+    /// A method whose reply carries several values (D-Bus allows any number of `out` arguments): `body`
+    /// returns them as a tuple, in order; otherwise as ``method(_:arguments:returning:perform:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The method's D-Bus name.
+    ///   - arguments: The Swift types of its arguments, in order (none: leave it out).
+    ///   - replying: The Swift types of its reply's values, in order.
+    ///   - body: Answers a call; an error it throws is the error reply.
+    ///
+    /// ```swift
+    /// let divide = DBusExportedMethod.method(
+    ///     "Divide", arguments: Int32.self, Int32.self, replying: Int32.self, Int32.self
+    /// ) { dividend, divisor in
+    ///     guard divisor != 0 else { throw DBusError.remote(name: "org.example.Error.DivisionByZero", message: "÷ 0") }
+    ///     return (dividend / divisor, dividend % divisor)
+    /// }
+    /// ```
+    public static func method<each Argument: GVariantConvertible, each Reply: GVariantConvertible>(
+        _ name: String, arguments: repeat (each Argument).Type, replying: repeat (each Reply).Type,
+        perform body: @escaping @Sendable (repeat each Argument) throws -> (repeat each Reply)
+    ) -> DBusExportedMethod {
+        let inTypes = variantTypes(repeat (each Argument).self)
+        return DBusExportedMethod(
+            info: ExportedMethodInfo(
+                name: name, inTypes: inTypes, outTypes: variantTypes(repeat (each Reply).self),
+                handle: { parameters, reply in
+                    guard let values = DBusConnection.arguments(parameters, as: repeat (each Argument).self) else {
+                        return reply.failInvalidArguments(parameters, expected: inTypes)
+                    }
+                    do {
+                        let replies = try body(repeat each values)
+                        reply.send(tuple: makeTuple(repeat each replies), method: name)
+                    } catch {
+                        reply.fail(error)
+                    }
+                }))
+    }
+
     /// A method that executes `command` with its one argument and replies with the execution's first
     /// value — a `Command` bound to a D-Bus method as it would be to a button. The reply waits for the
     /// execution (an `async` command answers when its work sends the value).
@@ -209,24 +247,8 @@ public struct DBusExportedSignal {
         return DBusExportedSignal(
             name: name, types: variantTypes,
             subscribe: { onEmission in
-                signal.subscribe(next: { value in onEmission(DBusExportedSignal.tuple(repeat each value)) })
+                signal.subscribe(next: { value in onEmission(makeTuple(repeat each value)) })
             })
-    }
-
-    /// A floating tuple of the values, or `nil` (nothing made) when one cannot be represented.
-    private static func tuple<each Argument: GVariantConvertible>(_ values: repeat each Argument)
-        -> OpaquePointer?
-    {
-        var children: [OpaquePointer?] = []
-        var representable = true
-        for value in repeat each values {
-            if let variant = value.makeVariant() { children.append(variant) } else { representable = false }
-        }
-        guard representable else {
-            for child in children { g_variant_unref(g_variant_ref_sink(child)) }
-            return nil
-        }
-        return g_variant_new_tuple(&children, gsize(children.count))
     }
 }
 
@@ -264,6 +286,16 @@ final class MethodReply: Sendable {
         }
         var children: [OpaquePointer?] = [variant]
         g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&children, 1))
+    }
+
+    /// Replies with a floating tuple of the reply's values, or an error when one could not be made.
+    func send(tuple: OpaquePointer?, method: String) {
+        guard let invocation = take() else { return }
+        guard let tuple else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.Failed", "\(method)'s reply cannot be sent as a GVariant")
+        }
+        g_dbus_method_invocation_return_value(invocation, tuple)
     }
 
     func sendNothing() {

@@ -4,12 +4,13 @@ import TetherGio
 
 /// The two ways of following the service's `Count`.
 enum Contender: CaseIterable {
-    case raw, tether
+    case raw, tether, generated
 
     var label: String {
         switch self {
         case .raw: "raw GDBusProxy g-properties-changed"
         case .tether: "Tether DBusConnection.property"
+        case .generated: "generated client (tether-dbus-codegen)"
         }
     }
 }
@@ -83,9 +84,12 @@ func run(_ contender: Contender, client: DBusConnection, changes: Int, first: UI
             g_signal_handler_disconnect(UnsafeMutableRawPointer(proxy), handler)
             g_object_unref(UnsafeMutableRawPointer(proxy))
         }
-    case .tether:
-        let values = try! client.property(
-            "Count", interface: Service.interface, path: Service.path, on: Service.busName, as: UInt32.self)
+    case .tether, .generated:
+        let values =
+            contender == .tether
+            ? try! client.property(
+                "Count", interface: Service.interface, path: Service.path, on: Service.busName, as: UInt32.self)
+            : try! Bench(bus: client, destination: Service.busName, path: Service.path).count
         let subscription = values.subscribe(next: { Tally.add($0) })
         pump(until: { Tally.count.load(ordering: .relaxed) == 1 })  // the current value (Get)
         Tally.reset()

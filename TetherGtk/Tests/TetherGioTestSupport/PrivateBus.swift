@@ -4,7 +4,7 @@ import XCTest
 
 /// A private D-Bus message bus for one test class: `dbus-daemon --session --nofork`, started by the tests
 /// (Debian package `dbus`), stopped when the class ends.
-package final class PrivateBus: Sendable {
+public final class PrivateBus: Sendable {
     package let address: String
     private let process: Process
 

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// Runs a program to its end (the main context is not iterated meanwhile); returns its exit status and its
 /// standard output and error together.
@@ -24,4 +25,19 @@ package func temporaryDirectory(prefix: String, _ name: String) -> String {
     let path = NSTemporaryDirectory() + "\(prefix)-\(name)-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
+}
+
+/// The executable product `name` (`tether-gio-watch`), built next to the test bundle; fails the test when it is
+/// not there.
+package func executableNextToTests(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String
+{
+    let candidates = [
+        Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    ]
+    let executable = try XCTUnwrap(
+        candidates.map { $0.appendingPathComponent(name) }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }, "\(name) is not next to the test bundle", file: file, line: line)
+    return executable.path
 }

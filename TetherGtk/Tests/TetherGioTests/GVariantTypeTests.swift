@@ -25,6 +25,28 @@ final class GVariantTypeTests: XCTestCase {
         XCTAssertEqual(try roundTrip(path).back, path)
     }
 
+    func testStructuresRoundTripWithTheirFieldsTyped() throws {
+        XCTAssertEqual(DBusStruct<UInt32, Double, UInt32>.variantType, "(udu)")
+        XCTAssertEqual([DBusStruct<Double, Double>].variantType, "a(dd)")
+        let entry = DBusStruct(UInt32(1_700_000_000), 87.5, UInt32(2))
+        XCTAssertEqual(try roundTrip(entry).text, "(uint32 1700000000, 87.5, uint32 2)")
+        XCTAssertEqual(try roundTrip(entry).back, entry)
+        let nested = DBusStruct("eth0", ["mtu": GVariantValue(UInt32(1500))!], [DBusStruct(Int16(1), true)])
+        XCTAssertEqual(try roundTrip(nested).back, nested)
+        XCTAssertEqual(try roundTrip([DBusStruct(1.0, 2.0), DBusStruct(3.0, 4.0)]).text, "[(1.0, 2.0), (3.0, 4.0)]")
+        XCTAssertNotEqual(DBusStruct(1.0, 2.0), DBusStruct(1.0, 3.0))
+    }
+
+    func testAStructureIsNotReadAsOtherFields() throws {
+        let variant = g_variant_ref_sink(DBusStruct(UInt32(1), UInt32(2)).makeVariant())!
+        defer { g_variant_unref(variant) }
+        XCTAssertNil(DBusStruct<UInt32, Int32>(variant: variant))
+        XCTAssertNil(DBusStruct<UInt32>(variant: variant))
+        XCTAssertNil(DBusStruct<UInt32, UInt32, UInt32>(variant: variant))
+        XCTAssertNotNil(DBusStruct<UInt32, UInt32>(variant: variant))
+        XCTAssertNil(DBusStruct("a", "nul\u{0}").makeVariant(), "a field GVariant cannot hold: nothing made")
+    }
+
     func testAnInvalidObjectPathIsATypedError() {
         XCTAssertThrowsError(try DBusObjectPath("org/relative")) {
             XCTAssertEqual($0 as? DBusError, .invalidName(kind: .objectPath, value: "org/relative"))

@@ -6,16 +6,9 @@ import XCTest
 /// Runs the headless example `tether-gio-watch` against a private bus, as a user runs it against theirs.
 final class WatchExampleTests: PrivateBusTestCase {
     private func watch(_ arguments: [String]) throws -> RunningProcess {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        let executable = try XCTUnwrap(
-            candidates.map { $0.appendingPathComponent("tether-gio-watch") }.first {
-                FileManager.default.isExecutableFile(atPath: $0.path)
-            }, "tether-gio-watch is not next to the test bundle")
+        let executable = try executableNextToTests("tether-gio-watch")
         return try RunningProcess(
-            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + Self.bus.address, executable.path] + arguments)
+            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + Self.bus.address, executable] + arguments)
     }
 
     func testTheExamplePrintsAPropertyThenItsChange() throws {
