@@ -31,18 +31,8 @@ status=0
 for module in "${TETHER_MODULES[@]}"; do
     tether_symbol_graphs "$module" "$modules_dir" "$work/$module" -skip-synthesized-members
     "$digest" "$module" "$work/$module"/*.symbols.json >"$work/$module.txt"
-    if $update; then
-        if ! cmp -s "$work/$module.txt" "api/$module.txt"; then
-            cp "$work/$module.txt" "api/$module.txt"
-            echo "updated api/$module.txt"
-        fi
-    elif [ ! -f "api/$module.txt" ]; then
-        echo "error: api/$module.txt is missing; run Scripts/check-api.sh --update and commit it" >&2
+    tether_check_api_snapshot "$work/$module.txt" "api/$module.txt" "api/$module.txt" Scripts/check-api.sh "$update" ||
         status=1
-    elif ! diff -u "api/$module.txt" "$work/$module.txt" --label "api/$module.txt (committed)" \
-        --label "$module (current code)"; then
-        status=1
-    fi
 done
 
 if [ $status -ne 0 ]; then

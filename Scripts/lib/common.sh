@@ -73,3 +73,21 @@ tether_module_map_flags() {
     done
     echo "${flags[*]+"${flags[*]}"}"
 }
+
+# Compares the current API digest $1 with the committed snapshot $2 (named $3 in messages; $4 is the script
+# that updates it), or with $5 = true rewrites the snapshot. Returns 1 when they differ or it is missing.
+tether_check_api_snapshot() {
+    local current=$1 snapshot=$2 shown=$3 script=$4 update=$5
+    if $update; then
+        if ! cmp -s "$current" "$snapshot"; then
+            cp "$current" "$snapshot"
+            echo "updated $shown"
+        fi
+    elif [ ! -f "$snapshot" ]; then
+        echo "error: $shown is missing; run $script --update and commit it" >&2
+        return 1
+    elif ! diff -u "$snapshot" "$current" --label "$shown (committed)" \
+        --label "$(basename "$shown" .txt) (current code)"; then
+        return 1
+    fi
+}

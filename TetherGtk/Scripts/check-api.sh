@@ -39,18 +39,8 @@ for module in "${modules[@]}"; do
     tether_symbol_graphs "$module" "$modules_dir" "$work/$module" -skip-synthesized-members "${c_flags[@]}"
     "$digest" "$module" "$work/$module"/*.symbols.json |
         sed '1s|(Scripts/check-api.sh --update|(TetherGtk/Scripts/check-api.sh --update|' >"$work/$module.txt"
-    if $update; then
-        if ! cmp -s "$work/$module.txt" "api/$module.txt"; then
-            cp "$work/$module.txt" "api/$module.txt"
-            echo "updated TetherGtk/api/$module.txt"
-        fi
-    elif [ ! -f "api/$module.txt" ]; then
-        echo "error: TetherGtk/api/$module.txt is missing; run TetherGtk/Scripts/check-api.sh --update and commit it" >&2
-        status=1
-    elif ! diff -u "api/$module.txt" "$work/$module.txt" --label "TetherGtk/api/$module.txt (committed)" \
-        --label "$module (current code)"; then
-        status=1
-    fi
+    tether_check_api_snapshot "$work/$module.txt" "api/$module.txt" "TetherGtk/api/$module.txt" \
+        TetherGtk/Scripts/check-api.sh "$update" || status=1
 done
 
 if [ $status -ne 0 ]; then
