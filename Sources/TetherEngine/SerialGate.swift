@@ -150,12 +150,38 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// An ordered submission: every submitter holds the lock while its operation takes its place. With
     /// `bounded`, a sender outside the gate waits while the backlog is full; with `handOff`, a caller that
     /// takes the gate hands a flood over after one batch (see `release`).
-    @inlinable
+    ///
+    /// The idle gate's path (room in the backlog, no owner) is inlined into the caller, with `perform`: a set
+    /// of a `MutableProperty` is then the lock, the store, the callbacks and the release's compare-and-swap,
+    /// with no call through a function pointer (W6). The rest is ``submitOrderedLocked(_:bounded:handOff:_:perform:)``.
+    @inlinable @inline(__always)
     final func submitOrdered(
         bounded: Bool, handOff: Bool, _ makeOperation: () -> Op?, perform: (Op) -> Void
     ) {
         let me = currentThreadID
         lock.lock()
+        // Acquiring: synchronizes with the previous owner's releasing compare-and-swap. Idle, with every
+        // submitter of an ordered gate holding the lock: nothing makes the word non-zero until it unlocks.
+        if _fastPath(self.word.load(ordering: .acquiring) == 0 && remote.count < Self.backlogLimit) {
+            guard let op = makeOperation() else {
+                submittedNothing(me, perform: perform, handOff: handOff)
+                return
+            }
+            // A plain store takes the gate.
+            self.word.store(me, ordering: .relaxed)
+            lock.unlock()
+            perform(op)
+            release(me, perform: perform, handOff: handOff)
+            return
+        }
+        submitOrderedLocked(me, bounded: bounded, handOff: handOff, makeOperation, perform: perform)
+    }
+
+    /// ``submitOrdered(bounded:handOff:_:perform:)`` past its idle path: called with `lock` held; unlocks.
+    @inlinable @inline(never)
+    final func submitOrderedLocked(
+        _ me: UInt, bounded: Bool, handOff: Bool, _ makeOperation: () -> Op?, perform: (Op) -> Void
+    ) {
         let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         guard let op = makeOperation() else {
             submittedNothing(me, perform: perform, handOff: handOff)
@@ -364,7 +390,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// ``batchesBeforeHandOff`` batches. So neither `subscribe` nor a `send` is kept delivering an endless
     /// stream that other threads send, and the senders parked on the backlog are not starved by threads
     /// that keep queueing bookkeeping past the bound.
-    @inlinable
+    @inlinable @inline(__always)
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         if localCount == 0,
             word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
@@ -388,7 +414,7 @@ open class SerialGate<Op>: @unchecked Sendable {
         local.removeAll(keepingCapacity: local.capacity <= 256)
     }
 
-    @inlinable
+    @inlinable @inline(never)
     final func drainAndRelease(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
         // Batches performed for other threads: past a few, a sender stops delivering another thread's flood
         // as soon as the flooding senders are parked on the full backlog (they take the gate over).

@@ -190,11 +190,14 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             // Subscribers that joined before this value was set and are not taken in yet: take them in.
             if seen > takenJoins { takeJoins() }
             if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
-                // `perform` never nests (reentrant operations are queued), so `entries` can't change here.
-                var index = 0
-                while index < entries.count {
-                    call(entries[index], .next(newValue))
-                    index += 1
+                // One subscriber (the common case) is borrowed unretained: `perform` never nests (reentrant
+                // operations are queued), so `entries` holds it for the call (retaining it or the array would
+                // be two atomic operations per set). Several are called from a snapshot, one retain of the
+                // array for all of them.
+                if entries.count == 1 {
+                    Unmanaged.passUnretained(entries[0])._withUnsafeGuaranteedRef { call($0, .next(newValue)) }
+                } else {
+                    for entry in entries { call(entry, .next(newValue)) }
                 }
             } else {
                 deliverToJoined(newValue, seen: seen)

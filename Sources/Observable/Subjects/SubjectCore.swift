@@ -5,7 +5,8 @@ import TetherEngine
 ///
 /// Every operation — a send, a new subscriber, a removal — goes through one ``SerialGate``, so the
 /// subscriber list and the replay buffer are only ever touched by the gate's owner and no lock is
-/// held while observers run. A send delivers to a snapshot of the subscribers; per subscriber it costs
+/// held while observers run. A send delivers to the subscribers in place (reentrant operations are queued, so
+/// the list can't change during a delivery); per subscriber it costs
 /// publishing the subscriber in the gate's `current` (one atomic exchange), a load of its disposed flag
 /// and the call — which is what lets `dispose()` wait for that subscriber's callback alone.
 ///
@@ -344,18 +345,25 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // subject): take them in. At most once per batch: every value in a batch was stamped before
             // the owner took the batch, so before it takes the joins.
             if seen > takenJoins { takeJoins() }
-            let snapshot = entries
             if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
-                // Every subscriber joined before this value was sent.
-                if _isPOD(Value.self) {
+                // Every subscriber joined before this value was sent. One subscriber (the common case) is
+                // borrowed unretained: `perform` never nests (reentrant operations are queued), so `entries`
+                // holds it for the call (retaining it or the array would be two atomic operations per send).
+                // Several are called from a snapshot, one retain of the array for all of them.
+                if entries.count == 1 {
+                    Unmanaged.passUnretained(entries[0])._withUnsafeGuaranteedRef {
+                        if _isPOD(Value.self) { callNext($0, value) } else { call($0, event) }
+                    }
+                } else if _isPOD(Value.self) {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
                     // event sink gets a new event, a free copy.
-                    for entry in snapshot { callNext(entry, value) }
+                    for entry in entries { callNext(entry, value) }
                 } else {
                     // A new event would retain the value once more per subscriber: the event as it is.
-                    for entry in snapshot { call(entry, event) }
+                    for entry in entries { call(entry, event) }
                 }
             } else {
+                let snapshot = entries
                 // Some joined after it was sent: they do not receive it. Some may be catching up: the
                 // value goes to their backlog.
                 let joined = entryJoins
