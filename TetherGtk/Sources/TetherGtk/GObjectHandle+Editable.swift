@@ -1,4 +1,5 @@
 import CGtk
+import TetherGObject
 
 // GtkEditable — the interface of GtkEntry, GtkSearchEntry, GtkPasswordEntry, GtkText, GtkSpinButton —
 // in Swift, so that reading and typing text needs no C casts.

@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 
 extension GObjectHandle {
     /// The current value of `property` (`g_object_get_property`).

@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 
 /// The arguments of one GObject signal emission, as a handler connected with
 /// ``GObjectHandle/connect(_:after:handler:)`` receives them: `GValue`s read on demand, index 0 being the

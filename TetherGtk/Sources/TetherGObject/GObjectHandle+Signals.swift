@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 import Foundation
 
 extension GObjectHandle {
@@ -74,7 +74,7 @@ extension GObjectHandle {
         return true
     }
 
-    func checkSignal(_ detailedSignal: String) throws(GObjectError) {
+    package func checkSignal(_ detailedSignal: String) throws(GObjectError) {
         var signalID: guint = 0
         var detail: GQuark = 0
         guard g_signal_parse_name(detailedSignal, tether_object_type(object), &signalID, &detail, 0) != 0 else {
@@ -85,7 +85,7 @@ extension GObjectHandle {
 
 /// A handler made for the main thread was emitted on another one: dropped, with one line on standard error.
 private func reportOffMainEmission(_ signal: String) {
-    let message = "TetherGtk: \"\(signal)\" was emitted off the main thread; the handler did not run\n"
+    let message = "TetherGObject: \"\(signal)\" was emitted off the main thread; the handler did not run\n"
     FileHandle.standardError.write(Data(message.utf8))
 }
 
@@ -94,7 +94,10 @@ private func connectOnMainActor(
     _ object: UnsafeMutablePointer<GObject>, _ detailedSignal: String, after: Bool,
     _ handler: @escaping @MainActor (GSignalArguments) -> Void
 ) -> GSignalConnection {
-    GSignalConnection.connect(
+    // The handler is only ever called on the main thread (checked below, before it runs), so it never
+    // crosses to another thread even though GLib could emit on one.
+    let handler = UncheckedTransfer(handler)
+    return GSignalConnection.connect(
         object, detailedSignal, after: after,
         body: { arguments in
             guard isOnMainThread else {
@@ -103,7 +106,7 @@ private func connectOnMainActor(
             }
             // On the main thread, so the arguments do not cross threads.
             let arguments = UncheckedTransfer(arguments)
-            MainActor.assumeIsolated { handler(arguments.value) }
+            MainActor.assumeIsolated { handler.value(arguments.value) }
         })
 }
 
