@@ -38,7 +38,7 @@ public final class GtkControl: GObjectHandle, ActionSource {
     /// Wraps `widget`, sending `events` for each GTK signal in `signals` (for example
     /// `["toggled": .valueChanged]` for a check button).
     ///
-    /// - Throws: ``GObjectError/noSuchSignal(type:signal:)`` when the widget has no such signal.
+    /// - Throws: `GObjectError.noSuchSignal(type:signal:)` when the widget has no such signal.
     ///
     /// ```swift
     /// let check = try GtkControl(sinking: gtk_check_button_new_with_label("Remember me"),
