@@ -63,6 +63,19 @@ open class GObjectHandle {
         MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
+    /// Takes over a reference the caller owns and gives up — what GIO's constructors and getters documented
+    /// "transfer full" return (`g_volume_monitor_get`, `g_settings_new`, `g_file_new_for_path`): the handle
+    /// adds no reference, and drops this one when it goes.
+    ///
+    /// ```swift
+    /// let volumes = GObjectHandle(taking: g_volume_monitor_get())
+    /// print(volumes.typeName)   // GUnionVolumeMonitor
+    /// ```
+    public init(taking pointer: some GObjectPointer) {
+        object = pointer.gObject
+        MainQueueIntegration.install()  // the default main context's loop runs the main queue (issue 43)
+    }
+
     // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there
     // (such a deinit runs on the main actor: in a GTK app, once MainQueueIntegration is installed).
     isolated deinit {

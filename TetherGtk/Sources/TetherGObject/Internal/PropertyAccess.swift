@@ -63,20 +63,31 @@ package struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
 // The signals, bindings and channels of a property. Nonisolated on purpose: their closures run on
 // whatever thread sends (values) or emits (GLib), never assuming the main actor.
 extension PropertyAccess {
-    /// The current value, then each change; completes when the object is disposed.
-    package func signal(of weakObject: WeakObject) -> Signal<Value, Never> {
+    /// The current value, then each change; completes when the object is disposed. Each emission of one
+    /// of `otherSignals` (already validated) reads the value again too, for properties a class changes
+    /// without notifying.
+    package func signal(of weakObject: WeakObject, readingAgainOn otherSignals: [String] = []) -> Signal<Value, Never> {
         let access = self
         let detailedSignal = "notify::" + name
         return Signal { observer in
             weakObject.withObject { instance -> (any Disposable)? in
+                let readAndSend: @Sendable (GSignalArguments) -> Void = { arguments in
+                    if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
+                }
                 let connection = GSignalConnection.connect(
-                    instance, detailedSignal, after: false,
-                    body: { arguments in
-                        if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
-                    },
+                    instance, detailedSignal, after: false, body: readAndSend,
                     onEnd: { observer.sendCompleted() })
+                if otherSignals.isEmpty {
+                    if let value = access.read(instance) { observer.send(value) }
+                    return connection
+                }
+                let connections = CompositeDisposable()
+                connections.add(connection)
+                for other in otherSignals {
+                    connections.add(GSignalConnection.connect(instance, other, after: false, body: readAndSend))
+                }
                 if let value = access.read(instance) { observer.send(value) }
-                return connection
+                return connections
             }
                 ?? {
                     observer.sendCompleted()
