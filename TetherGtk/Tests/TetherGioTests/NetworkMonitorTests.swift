@@ -94,22 +94,9 @@ final class NetworkMonitorTests: PrivateBusTestCase {
     }
 }
 
-/// Emits `network-changed` on `monitor` as GIO's monitors do (`g_signal_emitv`); `false` if it has no such
-/// signal.
+/// Emits `network-changed` on `monitor` as GIO's monitors do.
 private func emitNetworkChanged(on monitor: UnsafeMutablePointer<GObject>, available: Bool) -> Bool {
-    let type = tether_object_type(monitor)
-    let signal = g_signal_lookup("network-changed", type)
-    guard signal != 0 else { return false }
-    var values = [GValue](repeating: GValue(), count: 2)
-    values.withUnsafeMutableBufferPointer { buffer in
-        let base = buffer.baseAddress!
-        g_value_init(base, type)
-        g_value_set_object(base, monitor)
-        g_value_init(base + 1, tether_gtype_boolean())
-        g_value_set_boolean(base + 1, available ? 1 : 0)
-        g_signal_emitv(base, signal, 0, nil)
-        g_value_unset(base)
-        g_value_unset(base + 1)
+    emit("network-changed", on: monitor, argumentType: tether_gtype_boolean()) {
+        g_value_set_boolean($0, available ? 1 : 0)
     }
-    return true
 }

@@ -91,23 +91,9 @@ private enum TestMount {
     static func make() -> UnsafeMutablePointer<GObject> { g_object_new_with_properties(type, 0, nil, nil) }
 }
 
-/// Emits `signal` (one object parameter) on `instance` with `argument`, as GIO's monitors do.
+/// Emits `signal` on the volume monitor `instance` with `mount`, as GIO's monitors do.
 private func emit(
-    _ signal: String, on instance: UnsafeMutablePointer<GObject>, with argument: UnsafeMutablePointer<GObject>
+    _ signal: String, on instance: UnsafeMutablePointer<GObject>, with mount: UnsafeMutablePointer<GObject>
 ) -> Bool {
-    let type = tether_object_type(instance)
-    let id = g_signal_lookup(signal, type)
-    guard id != 0 else { return false }
-    var values = [GValue](repeating: GValue(), count: 2)
-    values.withUnsafeMutableBufferPointer { buffer in
-        let base = buffer.baseAddress!
-        g_value_init(base, type)
-        g_value_set_object(base, instance)
-        g_value_init(base + 1, g_mount_get_type())
-        g_value_set_object(base + 1, argument)
-        g_signal_emitv(base, id, 0, nil)
-        g_value_unset(base)
-        g_value_unset(base + 1)
-    }
-    return true
+    emit(signal, on: instance, argumentType: g_mount_get_type()) { g_value_set_object($0, mount) }
 }
