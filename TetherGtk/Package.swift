@@ -69,12 +69,15 @@ let package = Package(
             ]
         ),
         // The demo's windows (a library, so that tests build and drive them in-process) and its executable.
+        // Its battery and network state come through clients generated from the target's *.xml (the
+        // members of UPower's and NetworkManager's interfaces it shows).
         .target(
             name: "TetherGtkDemo",
             dependencies: [
                 "TetherGtk",
                 .product(name: "TetherDemoModels", package: "Tether"),
-            ]
+            ],
+            plugins: ["TetherDBusCodegenPlugin"]
         ),
         .executableTarget(name: "tether-gtk-demo", dependencies: ["TetherGtkDemo"]),
         // A headless example: a bus name's owner or a D-Bus property, printed as it changes.

@@ -5,7 +5,7 @@ import XCTest
 /// A python-dbusmock template (`upower`, `networkmanager`; Debian package `python3-dbusmock`) running on a
 /// test's private bus, in another process, until stopped; and its `org.freedesktop.DBus.Mock` interface for
 /// changing it (adding a battery, setting a property).
-package final class DBusMock {
+package final class DBusMock: Sendable {
     package let busName: String
     package let path: String
     private let process: RunningProcess
