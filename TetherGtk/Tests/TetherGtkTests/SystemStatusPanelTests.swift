@@ -15,6 +15,13 @@ final class SystemStatusPanelTests: PrivateBusTestCase {
         drainMainContext()
     }
 
+    override func tearDown() {
+        // The panel's bindings ended with its widgets; their D-Bus subscriptions are released by GLib on the
+        // main context (destroy notifies): let them run before the next test (and the leak check's exit).
+        drainMainContext()
+        super.tearDown()
+    }
+
     func testTheBatteryAndTheNetworkFollowUPowerAndNetworkManager() throws {
         let client = try DBusConnection(address: Self.bus.address)
         let upower = try DBusMock(
