@@ -64,8 +64,9 @@ open class GObjectHandle {
     }
 
     /// Takes over a reference the caller owns and gives up — what GIO's constructors and getters documented
-    /// "transfer full" return (`g_volume_monitor_get`, `g_settings_new`, `g_file_new_for_path`): the handle
-    /// adds no reference, and drops this one when it goes.
+    /// "transfer full" return (`g_volume_monitor_get`, `g_settings_new`, `g_simple_action_new`): the handle
+    /// adds no reference, and drops this one when it goes. A floating reference (a GTK constructor's) is
+    /// sunk into it, as ``init(sinking:)`` does.
     ///
     /// ```swift
     /// let volumes = GObjectHandle(taking: g_volume_monitor_get())
@@ -73,6 +74,7 @@ open class GObjectHandle {
     /// ```
     public init(taking pointer: some GObjectPointer) {
         object = pointer.gObject
+        if g_object_is_floating(object) != 0 { g_object_ref_sink(object) }  // the floating reference becomes ours
         MainQueueIntegration.install()  // the default main context's loop runs the main queue (issue 43)
     }
 
