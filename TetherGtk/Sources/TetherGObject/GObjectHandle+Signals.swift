@@ -116,10 +116,7 @@ private func connectOnMainActor(
     _ object: UnsafeMutablePointer<GObject>, _ detailedSignal: String, after: Bool,
     _ handler: @escaping @MainActor (GSignalArguments) -> Void
 ) -> GSignalConnection {
-    // The handler is only ever called on the main thread (checked below, before it runs), so it never
-    // crosses to another thread even though GLib could emit on one.
-    let handler = UncheckedTransfer(handler)
-    return GSignalConnection.connect(
+    GSignalConnection.connect(
         object, detailedSignal, after: after,
         body: { arguments in
             guard isOnMainThread else {
@@ -128,7 +125,7 @@ private func connectOnMainActor(
             }
             // On the main thread, so the arguments do not cross threads.
             let arguments = UncheckedTransfer(arguments)
-            MainActor.assumeIsolated { handler.value(arguments.value) }
+            MainActor.assumeIsolated { handler(arguments.value) }
         })
 }
 
