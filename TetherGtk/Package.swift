@@ -1,6 +1,7 @@
 // swift-tools-version: 6.2
 // TetherGtk: GTK 4 widgets as Tether signals and binding targets, and the demo in a GTK 4 window; TetherGio:
-// the GLib/GIO layer that needs no display (the main-context scheduler, GSettings), which TetherGtk builds on. A separate package so that the Tether library itself needs nothing but the
+// the GIO layer that needs no display (GSettings, D-Bus, the network and volume monitors), which TetherGtk
+// builds on; TetherGObject, under both: any GObject's properties and signals, the main-context scheduler. A separate package so that the Tether library itself needs nothing but the
 // Swift toolchain; this one needs GTK 4's development files (Debian: `apt-get install libgtk-4-dev`) and
 // Swift 6.2 (isolated deinitializers), which the tools version states.
 import PackageDescription
@@ -8,6 +9,7 @@ import PackageDescription
 let package = Package(
     name: "TetherGtk",
     products: [
+        .library(name: "TetherGObject", targets: ["TetherGObject"]),
         .library(name: "TetherGio", targets: ["TetherGio"]),
         .library(name: "TetherGtk", targets: ["TetherGtk"]),
         .executable(name: "tether-gtk-demo", targets: ["tether-gtk-demo"]),
@@ -27,11 +29,24 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
+        // GLib and GObject: any GObject's properties and signals as Tether signals and binding targets, object
+        // lifetimes, the main-context scheduler — the one signal-connection implementation and the one lock
+        // that TetherGio and TetherGtk share.
+        .target(
+            name: "TetherGObject",
+            dependencies: [
+                "CGio",
+                .product(name: "Observable", package: "Tether"),
+                .product(name: "Bridges", package: "Tether"),
+                .product(name: "Binding", package: "Tether"),
+            ]
+        ),
         // GLib and GIO without GTK: a daemon (no display) links only this.
         .target(
             name: "TetherGio",
             dependencies: [
                 "CGio",
+                "TetherGObject",
                 .product(name: "Observable", package: "Tether"),
                 .product(name: "Bridges", package: "Tether"),
                 .product(name: "Binding", package: "Tether"),
@@ -54,12 +69,15 @@ let package = Package(
             ]
         ),
         // The demo's windows (a library, so that tests build and drive them in-process) and its executable.
+        // Its battery and network state come through clients generated from the target's *.xml (the
+        // members of UPower's and NetworkManager's interfaces it shows).
         .target(
             name: "TetherGtkDemo",
             dependencies: [
                 "TetherGtk",
                 .product(name: "TetherDemoModels", package: "Tether"),
-            ]
+            ],
+            plugins: ["TetherDBusCodegenPlugin"]
         ),
         .executableTarget(name: "tether-gtk-demo", dependencies: ["TetherGtkDemo"]),
         // A headless example: a bus name's owner or a D-Bus property, printed as it changes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that the public API of the TetherGtk package's library modules (TetherGio, TetherGtk,
+# Checks that the public API of the TetherGtk package's library modules (TetherGObject, TetherGio, TetherGtk,
 # TetherDBusCodegen) matches the committed TetherGtk/api/<Module>.txt — the library's Scripts/check-api.sh
 # (the same symbol graphs, reduced by the same Scripts/Tools/SymbolDigest.swift), for this package.
 #
@@ -18,7 +18,7 @@ case "${1:-}" in
     *) echo "usage: $0 [--update]" >&2; exit 2 ;;
 esac
 
-modules=(TetherGio TetherGtk TetherDBusCodegen)
+modules=(TetherGObject TetherGio TetherGtk TetherDBusCodegen)
 work="$PWD/.build/tether-api"
 mkdir -p "$work" api
 digest="$work/SymbolDigest"

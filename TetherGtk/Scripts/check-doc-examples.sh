@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of TetherGtk's README.md, of its DocC articles and of the `///` doc comments
-# in TetherGtk/Sources/TetherGio and TetherGtk/Sources/TetherGtk against the TetherGtk module (which
-# re-exports TetherGio) — the library's Scripts/check-doc-examples.sh
+# in TetherGtk/Sources/TetherGObject, TetherGio and TetherGtk against the TetherGtk module (which
+# re-exports TetherGio and TetherGObject) — the library's Scripts/check-doc-examples.sh
 # (same markers and rules), pointed at this package. Needs GTK 4's development files (libgtk-4-dev);
 # compiling needs no display. Every block is @MainActor (TetherGtk's API is), imports TetherGtk (which
 # re-exports GTK's C API), TetherDBusCodegen and GeneratedInterfaces — the clients tether-dbus-codegen
@@ -20,6 +20,6 @@ Scripts/check-generated-interfaces.sh --emit-module "$generated" >/tmp/tethergtk
 # The CGio and CGtk module maps, and GTK's (and so GIO's) include directories for the C importer.
 flags="-I $PWD/Sources/CGio -I $PWD/Sources/CGtk -I $generated"
 for flag in $(pkg-config --cflags gtk4); do flags+=" -Xcc $flag"; done
-TETHER_DOC_PACKAGE="$PWD" TETHER_DOC_MODULES="TetherGio TetherGtk TetherDBusCodegen" TETHER_DOC_MODULES_DIR="$modules" \
+TETHER_DOC_PACKAGE="$PWD" TETHER_DOC_MODULES="TetherGObject TetherGio TetherGtk TetherDBusCodegen" TETHER_DOC_MODULES_DIR="$modules" \
     TETHER_DOC_IMPORTS="TetherGtk TetherDBusCodegen GeneratedInterfaces" TETHER_DOC_ISOLATION=main-actor TETHER_DOC_SWIFTC_FLAGS="$flags" \
     TETHER_SCRATCH="$PWD/.build" ../Scripts/check-doc-examples.sh "$@"

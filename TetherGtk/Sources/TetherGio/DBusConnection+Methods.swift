@@ -1,4 +1,5 @@
 import CGio
+import TetherGObject
 
 extension DBusConnection {
     /// A method call as a cold signal: each subscription calls `method` with `arguments`

@@ -1,5 +1,6 @@
 import CGio
 import Synchronization
+import TetherGObject
 
 extension DBusConnection {
     /// A D-Bus signal's emissions as a signal of their arguments, typed: `as: String.self, UInt32.self`

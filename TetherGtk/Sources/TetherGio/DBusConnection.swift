@@ -1,5 +1,6 @@
 import CGio
 import Synchronization
+import TetherGObject
 
 /// A connection to a D-Bus bus (`GDBusConnection`): remote objects' properties as signals
 /// (``property(_:interface:path:on:as:)``), their D-Bus signals with typed arguments

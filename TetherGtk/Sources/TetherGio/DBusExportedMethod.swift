@@ -1,5 +1,6 @@
 import CGio
 import Synchronization
+import TetherGObject
 
 /// One method of an object exported with ``DBusConnection/export(path:interface:properties:methods:signals:)``:
 /// another process calls it (`gdbus call`, a proxy) and a closure or a `Command` answers — target-action

@@ -1,5 +1,6 @@
 import CGio
 import Synchronization
+import TetherGObject
 
 /// One property of an object exported with ``DBusConnection/export(path:interface:properties:methods:signals:)``: read-only,
 /// its value the latest a signal sent; or read-write, a channel terminal whose values are its value and

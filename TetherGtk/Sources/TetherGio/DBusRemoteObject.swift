@@ -1,4 +1,5 @@
 import CGio
+import TetherGObject
 
 /// One interface of a remote object — a bus name, an object path and an interface name checked once — whose
 /// members are read, called and watched by name with typed values. The clients that `tether-dbus-codegen`

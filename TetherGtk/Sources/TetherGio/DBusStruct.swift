@@ -1,4 +1,5 @@
 import CGio
+import TetherGObject
 
 /// A D-Bus structure (`(…)`): its fields, in order, typed — UPower's history entries `(udu)` are
 /// `DBusStruct<UInt32, Double, UInt32>`, NetworkManager's `(uu)` `DBusStruct<UInt32, UInt32>`, and an array

@@ -1,5 +1,6 @@
 import CGio
 import Foundation
+import TetherGObject
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import CGio
-import Synchronization
+import TetherGObject
 
 /// One key of a ``GSettingsHandle``, typed: made by ``GSettingsHandle/key(_:as:)``, which checks the
 /// name and the type once. Read it (``value``), write it (``set(_:)``), observe it (it is a
@@ -142,46 +142,40 @@ public struct GSettingsKey<Value: GVariantConvertible>: SignalConvertible, Senda
     }
 }
 
-/// One subscription's `changed::key` handler: connected on the handle's main context, disconnected on
-/// dispose (from any thread; `g_signal_handler_disconnect` is thread-safe).
-private final class ChangedSubscription: Disposable, @unchecked Sendable {
-    // Safety: `state` is guarded by its mutex, held only around GLib's connect and bookkeeping, never
-    // while a value is sent.
-    private let state = Locked<(settings: GSettingsHandle?, handlerID: gulong, disposed: Bool)>((nil, 0, false))
+/// One subscription's `changed::key` handler (TetherGObject's `GSignalConnection`): connected on the
+/// handle's main context, disconnected on dispose, at once on the disposing thread
+/// (`g_signal_handler_disconnect` is thread-safe, and GSettings objects are used from any thread).
+private final class ChangedSubscription: Disposable, Sendable {
+    private let state = Locked<(connection: GSignalConnection?, disposed: Bool)>((nil, false))
 
     var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// Connects `changed::key`, then sends the current value (reading after connecting is what makes
-    /// GSettings report the key's changes).
+    /// GSettings report the key's changes). GLib is called with no lock held.
     func start(_ settings: GSettingsHandle, key: String, send: @escaping @Sendable () -> Void) {
-        let connected: Bool = state.withLock { state in
+        if isDisposed { return }
+        let connection = GSignalConnection.connect(
+            settings.settings.gObject, "changed::" + key, after: false, body: { _ in send() },
+            disconnectOn: { disconnect in disconnect() })
+        let kept = state.withLock { state -> Bool in
             if state.disposed { return false }
-            let handler = Unmanaged.passRetained(ChangedHandler(send)).toOpaque()
-            let callback: @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> Void = { _, _, data in
-                Unmanaged<ChangedHandler>.fromOpaque(data!).takeUnretainedValue().send()
-            }
-            state.handlerID = g_signal_connect_data(
-                settings.settings, "changed::" + key, unsafeBitCast(callback, to: GCallback.self), handler,
-                { data, _ in Unmanaged<ChangedHandler>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
-            state.settings = settings
+            state.connection = connection
             return true
         }
-        if connected { send() }
+        guard kept else {
+            connection.dispose()  // disposed while connecting
+            return
+        }
+        send()
     }
 
     func dispose() {
-        let connection: (GSettingsHandle, gulong)? = state.withLock { state in
+        let connection = state.withLock { state -> GSignalConnection? in
             if state.disposed { return nil }
             state.disposed = true
-            defer { state.settings = nil }
-            return state.settings.map { ($0, state.handlerID) }
+            defer { state.connection = nil }
+            return state.connection
         }
-        if let (settings, id) = connection { g_signal_handler_disconnect(settings.settings, id) }
+        connection?.dispose()
     }
-}
-
-/// The Swift side of a `changed::key` handler, released by the connection's destroy notify.
-private final class ChangedHandler: Sendable {
-    let send: @Sendable () -> Void
-    init(_ send: @escaping @Sendable () -> Void) { self.send = send }
 }

@@ -1,4 +1,5 @@
 import CGio
+import TetherGObject
 
 /// A Swift type that crosses to GLib as a `GVariant` — the values of GSettings keys and of D-Bus properties:
 /// `Bool` (`b`), `UInt8` (`y`), `Int16` (`n`), `UInt16` (`q`), `Int32` and `Int` (`i`), `UInt32` (`u`),

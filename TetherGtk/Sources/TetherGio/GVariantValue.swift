@@ -1,4 +1,5 @@
 import CGio
+import TetherGObject
 
 /// A GVariant of any type, held as it came — the values of an `a{sv}` dictionary (D-Bus's property bags,
 /// option maps, MPRIS's `Metadata`, NetworkManager's settings), a `v` property, or anything Tether has no

@@ -1,4 +1,5 @@
 import CGtk
+import TetherGObject
 
 // GtkEditable — the interface of GtkEntry, GtkSearchEntry, GtkPasswordEntry, GtkText, GtkSpinButton —
 // in Swift, so that reading and typing text needs no C casts.
@@ -15,7 +16,7 @@ extension GObjectHandle {
 
     /// The text of an editable widget (`gtk_editable_get_text`).
     ///
-    /// - Throws: ``GObjectError/notImplementing(type:interface:)`` when the object is not a `GtkEditable`.
+    /// - Throws: `GObjectError.notImplementing(type:interface:)` when the object is not a `GtkEditable`.
     ///
     /// ```swift
     /// let entry = GObjectHandle(sinking: gtk_entry_new())
@@ -30,7 +31,7 @@ extension GObjectHandle {
     /// Replaces the text of an editable widget as an edit would (`gtk_editable_set_text`): `notify::text`
     /// is emitted, so ``textSignal()``, ``observe(property:as:)`` and channels on `text` follow it.
     ///
-    /// - Throws: ``GObjectError/notImplementing(type:interface:)`` when the object is not a `GtkEditable`.
+    /// - Throws: `GObjectError.notImplementing(type:interface:)` when the object is not a `GtkEditable`.
     ///
     /// ```swift
     /// let search = GObjectHandle(sinking: gtk_search_entry_new())

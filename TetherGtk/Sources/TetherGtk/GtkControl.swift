@@ -1,5 +1,5 @@
 import CGtk
-import Synchronization
+import TetherGObject
 
 /// A GTK widget as a Tether `ActionSource` (the selector-less target-action registry): the widget's GTK
 /// signals send control events — a button's `clicked` is `.primaryAction` — so `addAction(for:_:)`,
@@ -38,7 +38,7 @@ public final class GtkControl: GObjectHandle, ActionSource {
     /// Wraps `widget`, sending `events` for each GTK signal in `signals` (for example
     /// `["toggled": .valueChanged]` for a check button).
     ///
-    /// - Throws: ``GObjectError/noSuchSignal(type:signal:)`` when the widget has no such signal.
+    /// - Throws: `GObjectError.noSuchSignal(type:signal:)` when the widget has no such signal.
     ///
     /// ```swift
     /// let check = try GtkControl(sinking: gtk_check_button_new_with_label("Remember me"),
@@ -104,14 +104,15 @@ public final class GtkControl: GObjectHandle, ActionSource {
 }
 
 /// The other end of a control's toggle reference: holds the control strongly while its widget has other
-/// owners. Thread-safe (GObject notifies on whichever thread adds or drops a reference).
+/// owners. Thread-safe (GObject notifies on whichever thread adds or drops a reference), with the
+/// package's one lock (TetherGObject's `Locked`).
 private final class ControlKeeper: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         weak var control: GtkControl?
         var held: GtkControl?
         var detached = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Follows `control`, and holds it.
     func hold(_ control: GtkControl) {

@@ -1,4 +1,5 @@
 import CGtk
+import TetherGObject
 
 /// Why a widget could not be rendered to an image.
 ///

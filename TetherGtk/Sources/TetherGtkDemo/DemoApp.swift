@@ -76,9 +76,19 @@ public func runDemo(arguments: [String]) -> Int32 {
     // DispatchQueue.main, QueueScheduler.main and @MainActor tasks run inside GTK's loop from now on.
     MainQueueIntegration.install()
     installStyleSheet()
+    // The battery and the network from the system bus (UPower, NetworkManager), when there is one.
+    var systemBus: DBusConnection?
+    do {
+        systemBus = try DBusConnection.system()
+    } catch {
+        FileHandle.standardError.write(
+            Data("tether-gtk-demo: not showing the battery and the network (no system bus: \(error))\n".utf8))
+    }
     let demo: DemoWindow
     do {
-        demo = try DemoWindow(ui: MainContextScheduler.main, background: QueueScheduler(name: "tether.demo.services"))
+        demo = try DemoWindow(
+            ui: MainContextScheduler.main, background: QueueScheduler(name: "tether.demo.services"),
+            systemBus: systemBus)
     } catch {
         FileHandle.standardError.write(Data("tether-gtk-demo: \(error)\n".utf8))
         return 1

@@ -3,9 +3,11 @@ import Synchronization
 import TetherGio
 
 // A headless TetherGio program: follows a configuration file (inotify, --file), a bus name's owner or a
-// D-Bus property on the session bus (or the system bus with --system) and prints each value, until stopped
-// or --count values were printed. No GTK, no display: a daemon's loop (g_main_loop_run).
+// D-Bus property on the session bus (or the system bus with --system), or GIO's network monitor (--network)
+// and prints each value, until stopped or --count values were printed. No GTK, no display: a daemon's loop
+// (g_main_loop_run).
 //
+//   tether-gio-watch --network
 //   tether-gio-watch --file ~/.config/app.conf --name org.freedesktop.Notifications
 //   tether-gio-watch --name org.freedesktop.Notifications
 //   tether-gio-watch --system --dest org.freedesktop.UPower --path /org/freedesktop/UPower \
@@ -16,9 +18,12 @@ let usage = """
            tether-gio-watch [--file PATH] [--system] [--count N] --dest BUS_NAME --path OBJECT_PATH
                             --interface INTERFACE --property NAME --type s|b|i|u|x|t|d|as
            tether-gio-watch [--count N] --file PATH
+           tether-gio-watch [--count N] --network
 
     --file PATH prints the file's contents, then its contents after each change (an editor's atomic save
     included), its lines joined with " | ".
+    --network prints GIO's network monitor (its implementation first), then whether a network is available,
+    whether it is metered and its connectivity, and each of them again when it changes.
 
     """
 
@@ -64,6 +69,18 @@ func values(
     }
 }
 
+/// GIO's network monitor: its implementation, then each property's value and changes.
+@MainActor
+func watchNetwork(_ printer: Printer) -> [any Disposable] {
+    let network = NetworkMonitor.default
+    printer.report("network monitor: \(network.handle.typeName)")
+    return [
+        network.isNetworkAvailable.subscribe(next: { printer.report("network-available: \($0)") }),
+        network.isNetworkMetered.subscribe(next: { printer.report("network-metered: \($0)") }),
+        network.connectivity.subscribe(next: { printer.report("connectivity: \($0)") }),
+    ]
+}
+
 /// Parses the arguments, subscribes, and runs GLib's main loop.
 func run(_ arguments: [String]) -> Never {
     var options: [String: String] = [:]
@@ -73,6 +90,8 @@ func run(_ arguments: [String]) -> Never {
         rest.removeFirst()
         if argument == "--system" {
             system = true
+        } else if argument == "--network" {
+            options["network"] = ""
         } else if argument.hasPrefix("--"), let value = rest.first {
             options[String(argument.dropFirst(2))] = value
             rest.removeFirst()
@@ -91,8 +110,11 @@ func run(_ arguments: [String]) -> Never {
                     next: { text in printer.report("\(file): \(text)") },
                     error: { error in stop("tether-gio-watch: \(error)\n", status: 1) }))
     }
+    if options["network"] != nil {
+        subscriptions += MainActor.assumeIsolated { watchNetwork(printer) }
+    }
     let wantsBus = options["name"] != nil || options["property"] != nil
-    if wantsBus || options["file"] == nil {
+    if wantsBus || (options["file"] == nil && options["network"] == nil) {
         do {
             let bus = try system ? DBusConnection.system() : DBusConnection.session()
             if let name = options["name"] {

@@ -1,5 +1,6 @@
 import CGio
 import Synchronization
+import TetherGObject
 
 /// One subscription to a remote property: a `PropertiesChanged` match and the `Get` calls in flight.
 ///

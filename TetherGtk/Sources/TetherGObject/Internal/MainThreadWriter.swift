@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 import Synchronization
 
 /// Applies writes to GTK objects on the main thread, in the order they were asked for: at once when

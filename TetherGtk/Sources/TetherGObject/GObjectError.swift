@@ -20,8 +20,8 @@ public enum GObjectError: Error, Equatable, Sendable, CustomStringConvertible {
     case propertyTypeMismatch(type: String, property: String, propertyType: String, valueType: String)
     /// The object's class has no signal with that name (or the detail is not valid for it).
     case noSuchSignal(type: String, signal: String)
-    /// The object does not implement the GTK interface an operation needs (`GtkEditable` for
-    /// ``GObjectHandle/setText(_:)``).
+    /// The object does not implement the interface an operation needs (`GtkEditable` for TetherGtk's
+    /// `setText(_:)`).
     case notImplementing(type: String, interface: String)
 
     /// A sentence naming the type and the property or signal.

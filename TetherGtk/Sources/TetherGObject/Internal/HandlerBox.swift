@@ -1,24 +1,29 @@
-import CGtk
+import CGio
 import Synchronization
 
 /// What GLib holds for one connected signal handler: the Swift handler, and what to do when GLib drops
 /// the handler without being asked to (the object was disposed). Retained once for GLib when connected;
 /// the closure's finalize notifier — which GLib calls on disconnection and when the object is disposed —
 /// releases that reference, so no box outlives its handler.
-final class HandlerBox: @unchecked Sendable {
-    // Safety: `body` and `onEnd` are only touched on the thread that emits and finalizes the handler (the
-    // main thread for GTK objects): set once before connecting, cleared by `finish()`. The flags are atomic.
-    private var body: ((GSignalArguments) -> Void)?
-    private var onEnd: (() -> Void)?
+///
+/// GLib may emit on one thread and finalize on another (a GIO object's signal emitted on a worker, a
+/// `GSettings` change announced on the writer's thread, the handler disconnected on the loop's): the
+/// closures are taken under the package's one lock and called after it is released, so neither a lock is
+/// held while the handler runs nor does the handler race with its release.
+final class HandlerBox: Sendable {
+    private struct State {
+        var body: (@Sendable (GSignalArguments) -> Void)?
+        var onEnd: (@Sendable () -> Void)?
+    }
+    private let state: Locked<State>
     private let disposed = Atomic<Bool>(false)
     private let ended = Atomic<Bool>(false)
 
-    /// How many boxes GLib holds right now (handlers connected by TetherGtk and not yet finalized).
+    /// How many boxes GLib holds right now (handlers connected by TetherGObject and not yet finalized).
     static let live = Atomic<Int>(0)
 
-    init(body: @escaping (GSignalArguments) -> Void, onEnd: (() -> Void)?) {
-        self.body = body
-        self.onEnd = onEnd
+    init(body: @escaping @Sendable (GSignalArguments) -> Void, onEnd: (@Sendable () -> Void)?) {
+        state = Locked(State(body: body, onEnd: onEnd))
     }
 
     /// Marks the handler disposed: it delivers nothing from now on. Returns `false` when already disposed.
@@ -31,16 +36,19 @@ final class HandlerBox: @unchecked Sendable {
 
     func invoke(_ arguments: GSignalArguments) {
         if isDisposed { return }
+        let body = state.withLock { $0.body }
         body?(arguments)
     }
 
     /// GLib dropped the handler: release the Swift closures; tell `onEnd` unless it was our own disposal.
     func finish() {
         ended.store(true, ordering: .releasing)
-        let end = onEnd
-        body = nil
-        onEnd = nil
-        if !isDisposed { end?() }
+        let released = state.withLock { state -> State in
+            defer { state = State() }
+            return state
+        }
+        if !isDisposed { released.onEnd?() }
+        // `released` (and what the closures captured) goes here, with no lock held.
     }
 
     /// Creates the GClosure that calls this box, retaining the box for GLib until the closure is finalized.

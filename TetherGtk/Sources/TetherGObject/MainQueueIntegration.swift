@@ -14,11 +14,12 @@ import Synchronization
 /// (about 8 µs from `DispatchQueue.main.async` on another thread to the block running, median, on this
 /// project's 2-core machines).
 ///
-/// TetherGio and TetherGtk install it themselves as soon as a program makes something that lives on the
-/// default main context — a ``MainContextScheduler/main`` scheduler, a ``GSettingsHandle``, a
-/// ``DBusConnection``, a TetherGtk widget handle — so a program need not call ``install()``; calling it
-/// is harmless (and says what the program relies on). A program that drives GLib's default context on
-/// another thread than the main one is told once, on standard error, that the main queue cannot run there.
+/// TetherGObject, TetherGio and TetherGtk install it themselves as soon as a program makes something that
+/// lives on the default main context — a ``MainContextScheduler/main`` scheduler, a ``GObjectHandle``, a
+/// `GSettingsHandle`, a `DBusConnection`, a network or volume monitor — so a program need not call
+/// ``install()``; calling it is harmless (and says what the program relies on). A program that drives
+/// GLib's default context on another thread than the main one is told once, on standard error, that the
+/// main queue cannot run there.
 ///
 /// ```swift
 /// MainQueueIntegration.install()       // after gtk_init() in a GTK app (or let TetherGtk do it)
@@ -28,7 +29,7 @@ import Synchronization
 /// ```
 public enum MainQueueIntegration {
     /// Whether the main queue is attached to the default GLib main context (by ``install()``, or by
-    /// TetherGio or TetherGtk on their own).
+    /// TetherGObject, TetherGio or TetherGtk on their own).
     ///
     /// ```swift
     /// print(MainQueueIntegration.isInstalled)

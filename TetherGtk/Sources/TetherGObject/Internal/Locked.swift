@@ -1,6 +1,6 @@
 import Foundation
 
-/// TetherGio's and TetherGtk's one lock around a value: a pthread mutex (`NSLock`), whose acquire and
+/// TetherGObject's, TetherGio's and TetherGtk's one lock around a value: a pthread mutex (`NSLock`), whose acquire and
 /// release Thread Sanitizer sees.
 ///
 /// Not `Synchronization.Mutex`: on Linux it waits on a futex inside the uninstrumented standard library,

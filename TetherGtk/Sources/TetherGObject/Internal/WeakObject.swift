@@ -1,12 +1,12 @@
-import CGtk
+import CGio
 
 /// A `GWeakRef` at a stable address: a reference to a GObject that does not keep it alive and reads as
 /// `nil` once the object is finalized. `g_weak_ref_get` and `g_weak_ref_clear` are thread-safe.
-final class WeakObject: @unchecked Sendable {
+package final class WeakObject: @unchecked Sendable {
     // Safety: only touched through GLib's thread-safe weak-reference functions.
     private let reference: UnsafeMutablePointer<GWeakRef>
 
-    init(_ object: UnsafeMutablePointer<GObject>) {
+    package init(_ object: UnsafeMutablePointer<GObject>) {
         reference = .allocate(capacity: 1)
         reference.initialize(to: GWeakRef())
         g_weak_ref_init(reference, object)
@@ -18,7 +18,7 @@ final class WeakObject: @unchecked Sendable {
     }
 
     /// Runs `body` with a strong reference to the object, or returns `nil` when it is gone.
-    func withObject<Result>(_ body: (UnsafeMutablePointer<GObject>) throws -> Result) rethrows -> Result? {
+    package func withObject<Result>(_ body: (UnsafeMutablePointer<GObject>) throws -> Result) rethrows -> Result? {
         guard let raw = g_weak_ref_get(reference) else { return nil }
         let object = raw.assumingMemoryBound(to: GObject.self)
         defer { g_object_unref(object) }
@@ -26,5 +26,5 @@ final class WeakObject: @unchecked Sendable {
     }
 
     /// Whether the object is still alive.
-    var isAlive: Bool { withObject { _ in true } ?? false }
+    package var isAlive: Bool { withObject { _ in true } ?? false }
 }

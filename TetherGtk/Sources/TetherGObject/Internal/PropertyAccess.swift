@@ -1,18 +1,18 @@
-import CGtk
+import CGio
 import Observable
 
 /// One property of one GObject class, found and checked once: its spec, and the GValue plumbing to read
 /// and write it with a given Swift type. Param specs belong to their class and live as long as the process.
 // Safety: `spec` is immutable and owned by its class for the life of the process.
-struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
-    let spec: UnsafeMutablePointer<GParamSpec>
+package struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
+    package let spec: UnsafeMutablePointer<GParamSpec>
 
     /// The property's canonical name (`g_param_spec_get_name`), as `notify::` details use it.
     var name: String { String(cString: g_param_spec_get_name(spec)) }
 
-    enum Use { case read, write, readWrite }
+    package enum Use { case read, write, readWrite }
 
-    init(_ object: UnsafeMutablePointer<GObject>, _ property: String, for use: Use) throws(GObjectError) {
+    package init(_ object: UnsafeMutablePointer<GObject>, _ property: String, for use: Use) throws(GObjectError) {
         let typeName = String(cString: tether_object_type_name(object))
         guard let spec = g_object_class_find_property(tether_object_class(object), property) else {
             throw .noSuchProperty(type: typeName, property: property)
@@ -33,7 +33,7 @@ struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
     }
 
     /// The property's current value (`g_object_get_property`).
-    func read(_ object: UnsafeMutablePointer<GObject>) -> Value? {
+    package func read(_ object: UnsafeMutablePointer<GObject>) -> Value? {
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
@@ -44,7 +44,7 @@ struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
     /// Writes `newValue` (`g_object_set_property`), unless the property already holds an equal value.
     /// Returns whether it wrote.
     @discardableResult
-    func write(_ newValue: Value, to object: UnsafeMutablePointer<GObject>) -> Bool {
+    package func write(_ newValue: Value, to object: UnsafeMutablePointer<GObject>) -> Bool {
         if let current = readIfReadable(object), current == newValue { return false }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
@@ -63,20 +63,31 @@ struct PropertyAccess<Value: GValueConvertible>: @unchecked Sendable {
 // The signals, bindings and channels of a property. Nonisolated on purpose: their closures run on
 // whatever thread sends (values) or emits (GLib), never assuming the main actor.
 extension PropertyAccess {
-    /// The current value, then each change; completes when the object is disposed.
-    func signal(of weakObject: WeakObject) -> Signal<Value, Never> {
+    /// The current value, then each change; completes when the object is disposed. Each emission of one
+    /// of `otherSignals` (already validated) reads the value again too, for properties a class changes
+    /// without notifying.
+    package func signal(of weakObject: WeakObject, readingAgainOn otherSignals: [String] = []) -> Signal<Value, Never> {
         let access = self
         let detailedSignal = "notify::" + name
         return Signal { observer in
             weakObject.withObject { instance -> (any Disposable)? in
+                let readAndSend: @Sendable (GSignalArguments) -> Void = { arguments in
+                    if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
+                }
                 let connection = GSignalConnection.connect(
-                    instance, detailedSignal, after: false,
-                    body: { arguments in
-                        if let value = arguments.instance.flatMap({ access.read($0) }) { observer.send(value) }
-                    },
+                    instance, detailedSignal, after: false, body: readAndSend,
                     onEnd: { observer.sendCompleted() })
+                if otherSignals.isEmpty {
+                    if let value = access.read(instance) { observer.send(value) }
+                    return connection
+                }
+                let connections = CompositeDisposable()
+                connections.add(connection)
+                for other in otherSignals {
+                    connections.add(GSignalConnection.connect(instance, other, after: false, body: readAndSend))
+                }
                 if let value = access.read(instance) { observer.send(value) }
-                return connection
+                return connections
             }
                 ?? {
                     observer.sendCompleted()
@@ -86,7 +97,7 @@ extension PropertyAccess {
     }
 
     /// Writes each value of `source` (on the main thread), until the object is disposed or `source` ends.
-    func bind(_ weakObject: WeakObject, to source: Signal<Value, Never>) -> any Disposable {
+    package func bind(_ weakObject: WeakObject, to source: Signal<Value, Never>) -> any Disposable {
         let access = self
         let writer = MainThreadWriter()
         let binding = CompositeDisposable()
@@ -115,7 +126,7 @@ extension PropertyAccess {
     }
 
     /// The two-way terminal: values from ``signal(of:)``, sets written on the main thread.
-    func channel(_ weakObject: WeakObject) -> ChannelTerminal<Value, Never> {
+    package func channel(_ weakObject: WeakObject) -> ChannelTerminal<Value, Never> {
         let access = self
         let writer = MainThreadWriter()
         return ChannelTerminal(

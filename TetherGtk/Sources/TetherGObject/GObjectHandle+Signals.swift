@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 import Foundation
 
 extension GObjectHandle {
@@ -37,7 +37,29 @@ extension GObjectHandle {
     /// ```
     public func signal(named detailedSignal: String) throws(GObjectError) -> Signal<Void, Never> {
         try checkSignal(detailedSignal)
-        return emissions(of: detailedSignal, on: WeakObject(object))
+        return emissions(of: detailedSignal, on: WeakObject(object)) { _ in () }
+    }
+
+    /// A signal that sends, for each emission of `detailedSignal`, what `transform` makes of the emission's
+    /// arguments (`nil`: nothing is sent) — for signals whose parameters matter, such as a volume monitor's
+    /// `mount-added` (its mount) or a network monitor's `network-changed` (whether the network is
+    /// available). `transform` runs during the emission, on the thread that emits: the arguments are valid
+    /// only then, so it copies what it needs into a `Sendable` value. Each subscription connects a handler;
+    /// disposing it disconnects; it completes when the object is disposed. The signal holds the object
+    /// weakly.
+    ///
+    /// - Throws: ``GObjectError/noSuchSignal(type:signal:)`` at the call when the class has no such signal.
+    ///
+    /// ```swift
+    /// let monitor = GObjectHandle(retaining: g_network_monitor_get_default())
+    /// let changes = try monitor.signal(named: "network-changed") { $0.value(at: 1, as: Bool.self) }
+    /// changes.subscribe(next: { print("network changed; available:", $0) })
+    /// ```
+    public func signal<Value: Sendable>(
+        named detailedSignal: String, _ transform: @escaping @Sendable (GSignalArguments) -> Value?
+    ) throws(GObjectError) -> Signal<Value, Never> {
+        try checkSignal(detailedSignal)
+        return emissions(of: detailedSignal, on: WeakObject(object), transform)
     }
 
     /// Emits `signalName` with no arguments besides the instance (`g_signal_emitv`) — how a test clicks a
@@ -74,7 +96,7 @@ extension GObjectHandle {
         return true
     }
 
-    func checkSignal(_ detailedSignal: String) throws(GObjectError) {
+    package func checkSignal(_ detailedSignal: String) throws(GObjectError) {
         var signalID: guint = 0
         var detail: GQuark = 0
         guard g_signal_parse_name(detailedSignal, tether_object_type(object), &signalID, &detail, 0) != 0 else {
@@ -85,7 +107,7 @@ extension GObjectHandle {
 
 /// A handler made for the main thread was emitted on another one: dropped, with one line on standard error.
 private func reportOffMainEmission(_ signal: String) {
-    let message = "TetherGtk: \"\(signal)\" was emitted off the main thread; the handler did not run\n"
+    let message = "TetherGObject: \"\(signal)\" was emitted off the main thread; the handler did not run\n"
     FileHandle.standardError.write(Data(message.utf8))
 }
 
@@ -107,12 +129,16 @@ private func connectOnMainActor(
         })
 }
 
-/// Each emission of `detailedSignal` as a value; completes when the object is disposed.
-private func emissions(of detailedSignal: String, on weakObject: WeakObject) -> Signal<Void, Never> {
+/// Each emission of `detailedSignal` as a value (`transform`'s); completes when the object is disposed.
+private func emissions<Value: Sendable>(
+    of detailedSignal: String, on weakObject: WeakObject,
+    _ transform: @escaping @Sendable (GSignalArguments) -> Value?
+) -> Signal<Value, Never> {
     Signal { observer in
         weakObject.withObject { instance -> (any Disposable)? in
             GSignalConnection.connect(
-                instance, detailedSignal, after: false, body: { _ in observer.send(()) },
+                instance, detailedSignal, after: false,
+                body: { arguments in if let value = transform(arguments) { observer.send(value) } },
                 onEnd: { observer.sendCompleted() })
         }
             ?? {

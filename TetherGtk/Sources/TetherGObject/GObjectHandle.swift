@@ -1,20 +1,26 @@
-import CGtk
+import CGio
 
-/// A GObject — a GTK widget, a `GtkAdjustment`, any `GObject` — seen from Tether: it owns one reference
-/// to the object, and its properties and signals become Tether signals and binding targets.
+/// A GObject — a GIO `GNetworkMonitor` or `GSettings`, a GTK widget, a `GtkAdjustment`, any `GObject` —
+/// seen from Tether: it owns one reference to the object, and its properties and signals become Tether
+/// signals and binding targets.
 ///
 /// - Properties → signals (KVO): ``observe(property:as:)`` sends the current value, then each change
 ///   (`notify::property`), and completes when the object is disposed.
 /// - Signals → properties (`RAC(label, text) = …`): ``bind(property:to:)`` writes with
 ///   `g_object_set_property`, skipping values the property already has; ``channel(property:as:)`` is the
 ///   two-way form, joined with `<~>` to an `@Observed` property or a `MutableProperty` without feedback.
-/// - GTK signals (target-action): ``connect(_:after:handler:)``, ``signal(named:)`` and ``emit(_:)``;
-///   ``GtkControl`` makes a widget an `ActionSource`, so a `Command` binds to a button.
+/// - GObject signals (GTK's target-action): ``connect(_:after:handler:)``, ``signal(named:)`` and
+///   ``emit(_:)``; TetherGtk's `GtkControl` makes a widget an `ActionSource`, so a `Command` binds to a
+///   button.
 ///
 /// Observations, bindings and connections hold the object weakly (a `GWeakRef`): they never keep it alive,
 /// and they end when it goes away. Like GTK itself, a handle is used on the main thread.
 ///
 /// ```swift
+/// let monitor = GObjectHandle(retaining: g_network_monitor_get_default())
+/// try monitor.observe(property: "network-available", as: Bool.self)
+///     .subscribe(next: { print("network available:", $0) })   // network available: true
+///
 /// let entry = GObjectHandle(sinking: gtk_entry_new())
 /// let label = GObjectHandle(sinking: gtk_label_new(""))
 /// let text = try entry.observe(property: "text", as: String.self)
@@ -57,6 +63,21 @@ open class GObjectHandle {
         MainQueueIntegration.install()  // GTK's loop runs the main queue (issue 43: no silent dead app)
     }
 
+    /// Takes over a reference the caller owns and gives up — what GIO's constructors and getters documented
+    /// "transfer full" return (`g_volume_monitor_get`, `g_settings_new`, `g_simple_action_new`): the handle
+    /// adds no reference, and drops this one when it goes. A floating reference (a GTK constructor's) is
+    /// sunk into it, as ``init(sinking:)`` does.
+    ///
+    /// ```swift
+    /// let volumes = GObjectHandle(taking: g_volume_monitor_get())
+    /// print(volumes.typeName)   // GUnionVolumeMonitor
+    /// ```
+    public init(taking pointer: some GObjectPointer) {
+        object = pointer.gObject
+        if g_object_is_floating(object) != 0 { g_object_ref_sink(object) }  // the floating reference becomes ours
+        MainQueueIntegration.install()  // the default main context's loop runs the main queue (issue 43)
+    }
+
     // Isolated: the reference is dropped on the main thread even when the handle's last owner was not there
     // (such a deinit runs on the main actor: in a GTK app, once MainQueueIntegration is installed).
     isolated deinit {
@@ -70,17 +91,6 @@ open class GObjectHandle {
     /// print(label.typeName)   // GtkLabel
     /// ```
     public var typeName: String { String(cString: tether_object_type_name(object)) }
-
-    /// The object as a `GtkWidget *`, or `nil` when it is not a widget.
-    ///
-    /// ```swift
-    /// let label = GObjectHandle(sinking: gtk_label_new("Hi"))
-    /// gtk_widget_set_visible(label.widgetPointer, 0)
-    /// ```
-    public var widgetPointer: UnsafeMutablePointer<GtkWidget>? {
-        guard tether_object_is_a(object, gtk_widget_get_type()) != 0 else { return nil }
-        return UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWidget.self)
-    }
 
     /// The object as a pointer to `Pointee` — a cast for GTK functions that take a typed pointer
     /// (`GtkWindow *`, `GtkAdjustment *`). Unchecked, as the C cast macros are without their type check:
@@ -111,21 +121,9 @@ open class GObjectHandle {
     /// print(try label.value(of: "label", as: String.self))   // Hello
     /// ```
     public var opaquePointer: OpaquePointer { OpaquePointer(object) }
-
-    /// The object as a `GtkEditable *` (entries, search entries, spin buttons), or `nil` — for GTK's
-    /// `gtk_editable_*` functions; ``text()`` and ``setText(_:)`` cover the text without C.
-    ///
-    /// ```swift
-    /// let entry = GObjectHandle(sinking: gtk_entry_new())
-    /// gtk_editable_set_text(entry.editable, "typed")
-    /// ```
-    public var editable: OpaquePointer? {
-        guard tether_object_is_a(object, gtk_editable_get_type()) != 0 else { return nil }
-        return OpaquePointer(object)
-    }
 }
 
-/// A pointer to a GObject instance of any GTK or GLib type — typed (`UnsafeMutablePointer<GtkWidget>`),
+/// A pointer to a GObject instance of any GTK, GIO or GLib type — typed (`UnsafeMutablePointer<GtkWidget>`),
 /// opaque (GTK 4 imports some types, such as `GtkLabel *`, as `OpaquePointer`) or raw — so that
 /// ``GObjectHandle`` takes what GTK's constructors return without casts.
 ///
@@ -171,7 +169,7 @@ extension Optional: GObjectPointer where Wrapped: GObjectPointer {
     /// let object = button.gObject
     /// ```
     public var gObject: UnsafeMutablePointer<GObject> {
-        guard let self else { preconditionFailure("TetherGtk: a NULL GObject pointer was passed to GObjectHandle") }
+        guard let self else { preconditionFailure("TetherGObject: a NULL GObject pointer was passed to GObjectHandle") }
         return self.gObject
     }
 }

@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 
 extension GObjectHandle {
     /// The current value of `property` (`g_object_get_property`).
@@ -59,6 +59,28 @@ extension GObjectHandle {
     {
         let access = try PropertyAccess<Value>(object, property, for: .read)
         return access.signal(of: WeakObject(object))
+    }
+
+    /// `property`'s value, then its value after each change — as ``observe(property:as:)`` — and read again
+    /// after each emission of the signals in `otherSignals`, for a class that changes a property without
+    /// emitting `notify` (GIO's network monitors report `connectivity` with `network-changed` only). Repeated
+    /// values are sent again: add `distinctUntilChanged()` where only changes matter.
+    ///
+    /// - Throws: ``GObjectError`` at the call when the class has no readable `property` of a type `Value`
+    ///   can represent, or no signal named in `otherSignals`.
+    ///
+    /// ```swift
+    /// let monitor = GObjectHandle(retaining: g_network_monitor_get_default())
+    /// let connectivity = try monitor.observe(
+    ///     property: "connectivity", as: Int.self, readingAgainOn: ["network-changed"])
+    /// connectivity.distinctUntilChanged().subscribe(next: { print("connectivity:", $0) })   // connectivity: 4
+    /// ```
+    public func observe<Value: GValueConvertible>(
+        property: String, as type: Value.Type = Value.self, readingAgainOn otherSignals: [String]
+    ) throws(GObjectError) -> Signal<Value, Never> {
+        let access = try PropertyAccess<Value>(object, property, for: .read)
+        for other in otherSignals { try checkSignal(other) }
+        return access.signal(of: WeakObject(object), readingAgainOn: otherSignals)
     }
 
     /// The text of an editable widget (`GtkEntry`, `GtkSearchEntry`, `GtkText`, …) or of anything with a

@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 
 /// A Swift type that can be read from and written to a `GValue` — how property values cross between
 /// GObject and Tether (observing with `notify::`, binding with `g_object_set_property`).

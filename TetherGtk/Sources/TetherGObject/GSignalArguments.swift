@@ -1,4 +1,4 @@
-import CGtk
+import CGio
 
 /// The arguments of one GObject signal emission, as a handler connected with
 /// ``GObjectHandle/connect(_:after:handler:)`` receives them: `GValue`s read on demand, index 0 being the
@@ -52,6 +52,25 @@ public struct GSignalArguments {
     public func value<Value: GValueConvertible>(at index: Int, as type: Value.Type = Value.self) -> Value? {
         guard let values, index >= 0, index < count else { return nil }
         return Value(gValue: values + index)
+    }
+
+    /// The object argument at `index` (a `GObject` or an interface such as `GMount`), or `nil` when out of
+    /// range, not an object, or `NULL`. Not retained: valid during the handler's call; take a reference
+    /// (`g_object_ref`) to keep it.
+    ///
+    /// ```swift
+    /// let monitor = GObjectHandle(taking: g_volume_monitor_get())
+    /// try monitor.connect("mount-added") { arguments in
+    ///     if let mount = arguments.object(at: 1) {
+    ///         print("mounted:", String(cString: tether_object_type_name(mount)))
+    ///     }
+    /// }
+    /// ```
+    public func object(at index: Int) -> UnsafeMutablePointer<GObject>? {
+        guard let values, index >= 0, index < count, tether_object_is_a_value(values + index) != 0 else {
+            return nil
+        }
+        return g_value_get_object(values + index)?.assumingMemoryBound(to: GObject.self)
     }
 
     /// Sets the emission's return value (for signals that return one, such as `close-request`);

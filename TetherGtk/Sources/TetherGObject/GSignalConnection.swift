@@ -1,13 +1,15 @@
-import CGtk
+import CGio
 
 /// One connected GObject signal handler, as a `Disposable`: disposing disconnects it
 /// (`g_signal_handler_disconnect`). Made by ``GObjectHandle/connect(_:after:handler:)``, and inside every
-/// observation and binding of TetherGtk.
+/// observation and binding of TetherGObject, TetherGio (GSettings keys, the network and volume monitors)
+/// and TetherGtk: the one signal-connection implementation of the package.
 ///
 /// The connection holds the object through a `GWeakRef`: it never keeps the object alive, and disposing
 /// after the object was finalized — or after GTK destroyed the widget, which drops its handlers — does
-/// nothing instead of a GLib critical. Disposing on another thread than the main one disconnects on the
-/// main thread (through the default `GMainContext`); the handler runs nothing once `dispose()` returned.
+/// nothing instead of a GLib critical. Disposing on another thread than the object's disconnects on the
+/// object's thread (the main thread, through the default `GMainContext`, unless the connection was made for
+/// another main context); the handler runs nothing once `dispose()` returned.
 ///
 /// ```swift
 /// let button = GObjectHandle(sinking: gtk_button_new_with_label("OK"))
@@ -17,10 +19,11 @@ import CGtk
 /// button.emit("clicked")    // nothing
 /// ```
 public final class GSignalConnection: Disposable, @unchecked Sendable {
-    // Safety: `box` is thread-safe for the flags used here; `object` is a thread-safe weak reference; the
-    // disconnection itself runs on the main thread.
+    // Safety: `box` is thread-safe (its lock and atomics); `object` is a thread-safe weak reference; the
+    // disconnection itself runs where `disconnectOn` puts it (the object's thread).
     private let box: HandlerBox
     private let object: WeakObject
+    private let disconnectOn: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     /// The handler ID GLib returned (`g_signal_connect_closure`).
     ///
@@ -31,14 +34,19 @@ public final class GSignalConnection: Disposable, @unchecked Sendable {
     /// ```
     public let handlerID: UInt
 
-    init(box: HandlerBox, object: WeakObject, handlerID: UInt) {
+    init(
+        box: HandlerBox, object: WeakObject, handlerID: UInt,
+        disconnectOn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         self.box = box
         self.object = object
         self.handlerID = handlerID
+        self.disconnectOn = disconnectOn
     }
 
-    /// The number of handlers TetherGtk has connected whose closures GLib still holds, process-wide:
-    /// each observation, binding and connection adds one until it is disposed or its object is disposed.
+    /// The number of handlers TetherGObject has connected (for itself, TetherGio and TetherGtk) whose
+    /// closures GLib still holds, process-wide: each observation, binding and connection adds one until it
+    /// is disposed or its object is disposed.
     /// Tests use it to check that nothing leaks.
     ///
     /// ```swift
@@ -82,7 +90,7 @@ public final class GSignalConnection: Disposable, @unchecked Sendable {
         let box = box
         let object = object
         let handlerID = handlerID
-        onMainThread {
+        disconnectOn {
             if box.hasEnded { return }
             object.withObject { instance in
                 if g_signal_handler_is_connected(instance, gulong(handlerID)) != 0 {
@@ -92,10 +100,15 @@ public final class GSignalConnection: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Connects `body` to `detailedSignal` (already validated) on `instance`.
-    static func connect(
+    /// Connects `body` to `detailedSignal` (already validated) on `instance`. `body` runs on the thread that
+    /// emits; `onEnd` when GLib drops the handler by itself (the object disposed). `disconnectOn` runs a
+    /// disposal's disconnection on the object's thread: by default the main thread (GTK's objects and those
+    /// of the default main context); TetherGio passes its handle's context for a GSettings object made on
+    /// another thread.
+    package static func connect(
         _ instance: UnsafeMutablePointer<GObject>, _ detailedSignal: String, after: Bool,
-        body: @escaping (GSignalArguments) -> Void, onEnd: (() -> Void)? = nil
+        body: @escaping @Sendable (GSignalArguments) -> Void, onEnd: (@Sendable () -> Void)? = nil,
+        disconnectOn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = onMainThread
     ) -> GSignalConnection {
         let box = HandlerBox(body: body, onEnd: onEnd)
         let closure = box.makeClosure()
@@ -105,6 +118,7 @@ public final class GSignalConnection: Disposable, @unchecked Sendable {
             // closure (sinking it drops its only reference), which finalizes it and releases the box.
             g_closure_sink(closure)
         }
-        return GSignalConnection(box: box, object: WeakObject(instance), handlerID: UInt(id))
+        return GSignalConnection(
+            box: box, object: WeakObject(instance), handlerID: UInt(id), disconnectOn: disconnectOn)
     }
 }
