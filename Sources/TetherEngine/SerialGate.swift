@@ -485,18 +485,28 @@ open class SerialGate<Op>: @unchecked Sendable {
     }
 
     /// Returns once no callback of subscription `id` runs on another thread (or the owner reported, through
-    /// `skipped`, that it found the subscription disposed and will never call it).
+    /// `flags`, that it found the subscription disposed and will never call it).
     ///
-    /// Call it after marking the subscription disposed with a sequentially consistent store. Returns at
+    /// Call it after marking the subscription disposed (``SubscriberFlags/markDisposed()``). Returns at
     /// once when called from the owner thread (from inside a callback), when the gate is idle, or when the
     /// owner is calling another subscription (see ``CallbackRendezvous/waitForCallback(_:parkingAt:owner:skipped:)``).
     @inlinable
-    package final func waitForCallback(_ id: UInt, skipped: borrowing Atomic<Bool>) {
+    package final func waitForCallback(_ id: UInt, flags: borrowing SubscriberFlags) {
         rendezvous.waitForCallback(id, parkingAt: disposersAddress) {
             ownerThread()
         } skipped: {
-            skipped.load(ordering: .relaxed)
+            flags.wasSkipped
         }
+    }
+
+    /// Called by the owner for each callback into subscription `id`: publishes it in the fence
+    /// (``enterCallback(_:)``), then runs `body` unless the subscription was disposed — in which case it
+    /// reports the skip through `flags`, so that a disposer waiting for this callback returns. The owner calls
+    /// ``exitCallback()`` after the last callback of its operation.
+    @inlinable @inline(__always)
+    package final func callUnlessDisposed(_ id: UInt, _ flags: borrowing SubscriberFlags, _ body: () -> Void) {
+        enterCallback(id)
+        if !flags.disposedAtCallback() { body() }
     }
 
     // MARK: Disposal for a gate that serves one subscription (an Observer, a Mailbox)

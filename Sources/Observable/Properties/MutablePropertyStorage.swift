@@ -26,10 +26,10 @@ import TetherEngine
 final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Value>.Operation>,
     @unchecked Sendable
 {
-    // Safety: `value`, `finished`, `joins`, `pending` and the entries' `catchUp` are guarded by `lock`; `entries`
-    // and the other join fields are touched only by the gate's owner.
+    // Safety: `value`, `finished`, `joinQueue` and the entries' `catchUp` are guarded by `lock`; `joined` is
+    // touched only by the gate's owner.
     @usableFromInline enum Operation {
-        /// A new value, and the joins it comes after (`joins` when it was set).
+        /// A new value, and the joins it comes after (the join queue's count when it was set).
         case set(Value, seen: UInt)
         case remove(MutablePropertyEntry<Value>)
         /// A subscriber that fell behind while catching up: the owner delivers its backlog (see
@@ -40,20 +40,12 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @usableFromInline @exclusivity(unchecked) var value: Value
     @usableFromInline @exclusivity(unchecked) var finished = false
-    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MutablePropertyEntry<Value>> = []
-    /// Which join each of `entries` was, at the same index. Touched only by the gate's owner.
-    @usableFromInline @exclusivity(unchecked) var entryJoins: ContiguousArray<UInt> = []
-    /// Subscribers that joined and that the owner has not taken into `entries` yet, and which join each
-    /// was. Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<MutablePropertyEntry<Value>> = []
-    @usableFromInline @exclusivity(unchecked) var pendingJoins: ContiguousArray<UInt> = []
-    /// How many subscribers joined; a set is stamped with it. Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var joins: UInt = 0
-    /// `joins` when the owner last took `pending` in. Touched only by the gate's owner.
-    @usableFromInline @exclusivity(unchecked) var takenJoins: UInt = 0
-    /// The newest join among `entries`: a value stamped with at least this goes to every entry. Touched
-    /// only by the gate's owner.
-    @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
+    /// The subscribers the owner delivers to, with their join order (the engine's ``JoinedSubscribers``).
+    /// Touched only by the gate's owner.
+    @usableFromInline @exclusivity(unchecked) var joined = JoinedSubscribers<MutablePropertyEntry<Value>>()
+    /// Subscribers that joined and that the owner has not taken in yet (the engine's ``JoinQueue``); a set is
+    /// stamped with its count. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var joinQueue = JoinQueue<MutablePropertyEntry<Value>>()
     /// How many subscribers are catching up (see ``JoinCatchUp``); changed under `lock`. While it is 0 the
     /// owner calls every entry without looking for a catch-up. Decremented (releasing) after the joiner's
     /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
@@ -114,7 +106,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                     // The old value is released after the lock (its deinit is user code).
                     oldValue = storage.value
                     storage.value = newValue
-                    return .set(newValue, seen: storage.joins)
+                    return .set(newValue, seen: storage.joinQueue.count)
                 }
             } perform: { operation in
                 storage._withUnsafeGuaranteedRef { $0.perform(operation) }
@@ -162,7 +154,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 if modifier.release() {
                     modifier.wakeOne(parkedAt: writersAddress)
                 }
-                return .set(copy, seen: joins)
+                return .set(copy, seen: joinQueue.count)
             } perform: {
                 self.perform($0)
             }
@@ -188,16 +180,18 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         switch operation {
         case .set(let newValue, let seen):
             // Subscribers that joined before this value was set and are not taken in yet: take them in.
-            if seen > takenJoins { takeJoins() }
-            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
+            if joined.needsTakingIn(seen) { takeJoins() }
+            if _fastPath(joined.allJoined(before: seen) && catchUps.load(ordering: .acquiring) == 0) {
                 // One subscriber (the common case) is borrowed unretained: `perform` never nests (reentrant
                 // operations are queued), so `entries` holds it for the call (retaining it or the array would
                 // be two atomic operations per set). Several are called from a snapshot, one retain of the
                 // array for all of them.
-                if entries.count == 1 {
-                    Unmanaged.passUnretained(entries[0])._withUnsafeGuaranteedRef { call($0, .next(newValue)) }
+                if joined.entries.count == 1 {
+                    Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef {
+                        call($0, .next(newValue))
+                    }
                 } else {
-                    for entry in entries { call(entry, .next(newValue)) }
+                    for entry in joined.entries { call(entry, .next(newValue)) }
                 }
             } else {
                 deliverToJoined(newValue, seen: seen)
@@ -210,9 +204,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         case .finish:
             // `finished` was set under the lock with this operation: nobody joins after it.
             takeJoins()
-            let all = entries
-            entries = []
-            entryJoins = []
+            let all = joined.removeAll()
             var ending = ContiguousArray<MutablePropertyEntry<Value>>()
             ending.reserveCapacity(all.count)
             for entry in all where !handOver(.completed, to: entry) {
@@ -229,13 +221,10 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// those still catching up.
     @usableFromInline
     func deliverToJoined(_ value: Value, seen: UInt) {
-        var index = 0
-        while index < entries.count {
-            let entry = entries[index]
-            if entryJoins[index] <= seen && !handOver(.next(value), to: entry) {
-                call(entry, .next(value))
-            }
-            index += 1
+        let snapshot = joined
+        for index in snapshot.entries.indices where snapshot.receives(at: index, stamped: seen) {
+            let entry = snapshot.entries[index]
+            if !handOver(.next(value), to: entry) { call(entry, .next(value)) }
         }
     }
 
@@ -271,29 +260,17 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         return true
     }
 
-    /// Called by the owner: takes the subscribers that joined meanwhile into `entries`.
+    /// Called by the owner: takes the subscribers that joined meanwhile in.
     @usableFromInline
     func takeJoins() {
         lock.lock()
-        if !pending.isEmpty {
-            entries.append(contentsOf: pending)
-            entryJoins.append(contentsOf: pendingJoins)
-            newestJoin = pendingJoins[pendingJoins.count - 1]
-            pending.removeAll(keepingCapacity: pending.capacity <= 64)
-            pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
-        }
-        takenJoins = joins
+        joined.takeIn(&joinQueue)
         lock.unlock()
     }
 
     @inlinable
     func call(_ entry: MutablePropertyEntry<Value>, _ event: Event<Value, Never>) {
-        enterCallback(entry.id)
-        if entry.disposed.load(ordering: .sequentiallyConsistent) {
-            if !entry.skipped.load(ordering: .relaxed) { entry.skipped.store(true, ordering: .releasing) }
-        } else {
-            entry.sink.send(event)
-        }
+        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(event) }
     }
 
     /// A new subscriber: its initial value is the value now; it hears every set after this point. It joins
@@ -314,13 +291,12 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         let catchUp = JoinCatchUp<Value, Never>()
         entry.catchUp = catchUp
         catchUps.wrappingAdd(1, ordering: .relaxed)
-        joins &+= 1
-        pending.append(entry)
-        pendingJoins.append(joins)
+        // Never closed: after `finished`, a subscriber gets the last value and completion above.
+        _ = joinQueue.join(entry)
         lock.unlock()
         catchUp.run(
             initial: CollectionOfOne(.next(initial)), sink: entry.sink, lock: lock,
-            isDisposed: { entry.disposed.load(ordering: .relaxed) },
+            isDisposed: { entry.flags.isDisposedRelaxed },
             giveToOwner: {
                 var queued = false
                 submitInOrderWithoutWaiting {
@@ -350,7 +326,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         lock.unlock()
         catchUp?.waitForJoiner()
         if wasPending { return }
-        waitForCallback(entry.id, skipped: entry.skipped)
+        waitForCallback(entry.id, flags: entry.flags)
         // In place under the lock when the gate is idle (see ``SerialGate/submitBookkeepingInOrder(_:inPlace:perform:)``):
         // the disposer never delivers what other threads set meanwhile. The entry is held by the caller, so
         // removing it releases no user code.
@@ -365,19 +341,13 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @usableFromInline
     func removeEntry(_ entry: MutablePropertyEntry<Value>) {
-        if let index = entries.firstIndex(where: { $0 === entry }) {
-            entries.remove(at: index)
-            entryJoins.remove(at: index)
-        }
+        joined.remove(entry)
     }
 
-    /// Takes `entry` out of `pending` (called under `lock`); returns whether it was there.
+    /// Takes `entry` out of the join queue (called under `lock`); returns whether it was there.
     @usableFromInline
     func removePending(_ entry: MutablePropertyEntry<Value>) -> Bool {
-        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
-        pending.remove(at: index)
-        pendingJoins.remove(at: index)
-        return true
+        joinQueue.remove(entry)
     }
 
     /// The property deinitialized: subscribers complete.
@@ -399,9 +369,8 @@ final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
     @usableFromInline let sink: Sink<Value, Never>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let storage: MutablePropertyStorage<Value>
-    @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Set by the gate's owner when it found this entry disposed and skipped it: it never calls it again.
-    @usableFromInline let skipped = Atomic<Bool>(false)
+    /// Disposed, and skipped by the gate's owner (the engine's disposal state of a subscriber).
+    @usableFromInline let flags = SubscriberFlags()
     /// While the subscriber catches up after joining (see ``JoinCatchUp``); guarded by the storage's lock.
     @usableFromInline @exclusivity(unchecked) var catchUp: JoinCatchUp<Value, Never>?
 
@@ -416,11 +385,11 @@ final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
     @inlinable
     var id: UInt { parkingAddress(of: self) }
 
-    @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    @usableFromInline var isDisposed: Bool { flags.isDisposed }
 
     @usableFromInline
     func dispose() {
-        if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        if flags.markDisposed() { return }
         storage.remove(self)
     }
 }

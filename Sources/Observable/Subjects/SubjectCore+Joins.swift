@@ -25,17 +25,15 @@ extension SubjectCore {
         let ended = terminal != nil || shutdownSubmitted
         catchingUp.append((ObjectIdentifier(entry), catchUp))
         catchUps.wrappingAdd(1, ordering: .relaxed)
-        if ended {
-            // Nothing will be delivered after the replay but the terminal event, if any: no place to take.
-            catchUp.handOverEnd()
-        } else {
-            let index = joins.load(ordering: .relaxed) &+ 1
-            pending.append(entry)
-            pendingJoins.append(index)
+        // After the end was submitted nothing will be delivered but the replay and the terminal event, if
+        // any: no place to take (the queue closes when the owner performs that end).
+        if !ended, let index = joinQueue.join(entry) {
             joins.store(index, ordering: .releasing)
+        } else {
+            catchUp.handOverEnd()
         }
         lock.unlock()
-        let isDisposed = { entry.disposed.load(ordering: .relaxed) }
+        let isDisposed = { entry.flags.isDisposedRelaxed }
         let giveToOwner = {
             var queued = false
             self.submitInOrderWithoutWaiting {
@@ -130,36 +128,26 @@ extension SubjectCore {
     @inlinable
     func joinInPlace(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         lock.lock()
-        if joinsClosed {
+        guard let index = joinQueue.join(entry) else {
             lock.unlock()
             return false
         }
-        let index = joins.load(ordering: .relaxed) &+ 1
-        pending.append(entry)
-        pendingJoins.append(index)
         joins.store(index, ordering: .releasing)
         lock.unlock()
         return true
     }
 
-    /// Called by the owner: takes the subscribers that joined meanwhile into `entries`; with `close`, later
+    /// Called by the owner: takes the subscribers that joined meanwhile in; with `close`, later
     /// ones join through the gate (the terminal event or the shutdown is being performed).
     @usableFromInline
     func takeJoins(closing close: Bool = false) {
         lock.lock()
-        if !pending.isEmpty {
-            entries.append(contentsOf: pending)
-            newestJoin = pendingJoins[pendingJoins.count - 1]
-            entryJoins.append(contentsOf: pendingJoins)
-            pending.removeAll(keepingCapacity: pending.capacity <= 64)
-            pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
-        }
-        takenJoins = joins.load(ordering: .relaxed)
-        if close { joinsClosed = true }
+        joined.takeIn(&joinQueue)
+        if close { joinQueue.close() }
         lock.unlock()
     }
 
-    /// Takes `entry` out of `pending` if the owner has not taken it in yet; returns whether it did.
+    /// Takes `entry` out of the join queue if the owner has not taken it in yet; returns whether it did.
     @inlinable
     func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         lock.lock()
@@ -171,14 +159,11 @@ extension SubjectCore {
     /// ``removePending(_:)``, called under `lock`.
     @inlinable
     func removePendingLocked(_ entry: SubjectEntry<Value, Failure>) -> Bool {
-        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
-        pending.remove(at: index)
-        pendingJoins.remove(at: index)
-        return true
+        joinQueue.remove(entry)
     }
 
     /// An ordered core's subscriber disposed: waits for a catch-up callback of it in flight, if it is
-    /// catching up; returns whether it was still in `pending` (then the owner never calls it).
+    /// catching up; returns whether it was still in the join queue (then the owner never calls it).
     @usableFromInline
     func removeJoining(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         lock.lock()

@@ -11,53 +11,42 @@ import TetherEngine
 /// and the call — which is what lets `dispose()` wait for that subscriber's callback alone.
 ///
 /// **Joins (plain subjects).** A new subscriber of a ``Subject`` never goes through the gate: under the
-/// gate's lock it is appended to `pending` and `joins` is incremented (its join index is the new count, kept
-/// in `pendingJoins`). Every send is stamped with the count it read (`SubjectOp.event`'s `seen`). Before
-/// delivering a value stamped later than the joins it has taken in (`takenJoins`), the owner moves
-/// `pending` into `entries` under the lock — at most once per batch, since a batch was stamped before the
-/// owner took it — and it calls an entry only when its join index is at most `seen`: the value was sent
-/// after the entry joined. So `subscribe` neither delivers anything nor waits for the owner — not even for
-/// room in the backlog — and a subscriber receives every value sent after its `subscribe` returned and none
-/// whose send returned before it started. A subscription disposed before the owner took it in is taken
-/// out of `pending` under the lock, without the disposal fence (it was never called). The terminal event
-/// and the shutdown take `pending` in and close it in one critical section; later subscribers join through
-/// the gate.
+/// gate's lock it joins the engine's ``JoinQueue`` (`joinQueue`), whose count (mirrored in `joins`) every send
+/// is stamped with (`SubjectOp.event`'s `seen`). The owner takes the queue into `joined` before delivering a
+/// value stamped later than what it has taken in, and calls an entry only when the entry joined before the
+/// value was sent — the join order's rules and their exploration are the engine's (`JoinOrder.swift`). So
+/// `subscribe` neither delivers anything nor waits for the owner — not even for room in the backlog — and a
+/// subscriber receives every value sent after its `subscribe` returned and none whose send returned before it
+/// started. A subscription disposed before the owner took it in is taken out of the queue under the lock,
+/// without the disposal fence (it was never called). The terminal event and the shutdown take the queue in
+/// and close it in one critical section; later subscribers join through the gate.
 ///
 /// **Subjects that replay** (``ReplaySubject``, ``BehaviorSubject``) are *ordered*: every operation is
 /// submitted in lock order, and a sent value is recorded in `buffer` (and becomes `latest`) under the lock at
 /// that moment — so `value` reads the latest value sent, even while the send is still queued behind a
 /// delivery in progress, and the replay a new subscriber needs can be read under the lock. Their
 /// subscribers join in place too, stamped the same way, and catch up on their own thread
-/// (``JoinCatchUp``): under the lock the joiner reads the replay and takes its place in `pending` (or, after
+/// (``JoinCatchUp``): under the lock the joiner reads the replay and takes its place in the join queue (or, after
 /// the terminal event or the shutdown was submitted, reads that too and takes no place), then calls its own
 /// subscriber; the owner hands what it would deliver to a subscriber still catching up to its backlog.
 @usableFromInline
 final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Failure>>, @unchecked Sendable {
-    // Safety: `entries`, `terminal` and the owner's join fields are touched only by the gate's owner;
-    // `buffer`, `pending`, `catchingUp` and the submitted end are guarded by the gate's `lock`.
+    // Safety: `joined` and `terminal` are touched only by the gate's owner; `buffer`, `joinQueue`,
+    // `catchingUp` and the submitted end are guarded by the gate's `lock`.
     // The core *is* the gate (a subclass, not a member): one object and one retain less per send.
     @usableFromInline typealias Op = SubjectOp<Value, Failure>
 
-    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<SubjectEntry<Value, Failure>> = []
-    /// Which join each of `entries` was, at the same index (0: it joined through the gate, in order with
-    /// the events). Kept beside the entries rather than in them: an entry stays in malloc's 64-byte class.
-    @usableFromInline @exclusivity(unchecked) var entryJoins: ContiguousArray<UInt> = []
-    /// Subscribers that joined a plain subject and that the owner has not taken into `entries` yet, and
-    /// which join each was. Guarded by the gate's `lock`.
-    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<SubjectEntry<Value, Failure>> = []
-    @usableFromInline @exclusivity(unchecked) var pendingJoins: ContiguousArray<UInt> = []
-    /// How many subscribers joined a plain subject through `pending` (written under `lock`); a send is
-    /// stamped with it.
+    /// The subscribers the owner delivers to, with their join order (the engine's ``JoinedSubscribers``; an
+    /// entry that joined through the gate, in order with the events, has join 0). Touched only by the gate's
+    /// owner.
+    @usableFromInline @exclusivity(unchecked) var joined = JoinedSubscribers<SubjectEntry<Value, Failure>>()
+    /// Subscribers that joined in place and that the owner has not taken in yet (the engine's ``JoinQueue``;
+    /// closed when the owner performed the terminal event or the shutdown: later subscribers join through
+    /// the gate). Guarded by the gate's `lock`.
+    @usableFromInline @exclusivity(unchecked) var joinQueue = JoinQueue<SubjectEntry<Value, Failure>>()
+    /// `joinQueue.count`, stored (releasing) under `lock` at each join: a send is stamped with it without
+    /// the lock.
     @usableFromInline let joins = Atomic<UInt>(0)
-    /// `joins` when the owner last took `pending` in: every entry in `entries` has a `joinIndex` at most
-    /// this. Touched only by the gate's owner.
-    @usableFromInline @exclusivity(unchecked) var takenJoins: UInt = 0
-    /// The newest join among `entries` (at most `takenJoins`): a value stamped with at least this goes to
-    /// every entry. Touched only by the gate's owner.
-    @usableFromInline @exclusivity(unchecked) var newestJoin: UInt = 0
-    /// Set under `lock` when the owner performed the terminal event or the shutdown: later subscribers
-    /// join through the gate (their join delivers the terminal event, or ends them).
-    @usableFromInline @exclusivity(unchecked) var joinsClosed = false
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
     @usableFromInline @exclusivity(unchecked) var buffer: [Value] = []
     @usableFromInline @exclusivity(unchecked) var bufferStart = 0
@@ -118,7 +107,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// gate's in-order methods (``SerialGate/submitEventInOrder(_:perform:)`` and its family), keeping
     /// ``latest`` and `buffer` in step with the order of delivery.
     @usableFromInline let isOrdered: Bool
-    /// A plain subject (no replay, not ordered): subscribers join through `pending` without a catch-up.
+    /// A plain subject (no replay, not ordered): subscribers join through the join queue without a catch-up.
     @usableFromInline let joinsInPlace: Bool
     /// The latest value sent, for an ordered core. Guarded by the gate's `lock`.
     @usableFromInline @exclusivity(unchecked) var latest: Value?
@@ -241,25 +230,22 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
 
     @inlinable
     func removeEntry(_ entry: SubjectEntry<Value, Failure>) {
-        if let index = entries.lastIndex(where: { $0 === entry }) {
-            entries.remove(at: index)
-            entryJoins.remove(at: index)
-        }
+        joined.remove(entry)
     }
 
     /// Removes `entry` (its subscription was disposed); returns after a callback to it running on
     /// another thread has returned — and waits for nothing else.
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
-        if entry.disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        if entry.flags.markDisposed() { return }
         // Not taken in by the owner yet: it was never called, and never will be (the owner takes entries
         // in under the lock); no callback to wait for.
         if joinsInPlace ? removePending(entry) : removeJoining(entry) { return }
-        waitForCallback(entry.id, skipped: entry.skipped)
+        waitForCallback(entry.id, flags: entry.flags)
         removeThroughGate(entry)
     }
 
-    /// Takes `entry` out of `entries`; out of line for the reason given at ``joinThroughGate(_:)``.
+    /// Takes `entry` out of `joined`; out of line for the reason given at ``joinThroughGate(_:)``.
     @usableFromInline
     func removeThroughGate(_ entry: SubjectEntry<Value, Failure>) {
         // In place under the lock when the subject is idle (see
@@ -290,27 +276,17 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         return true
     }
 
-    /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/enterCallback(_:)``).
+    /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/callUnlessDisposed(_:_:_:)``).
     @inlinable
     func call(_ entry: SubjectEntry<Value, Failure>, _ event: Event<Value, Failure>) {
-        enterCallback(entry.id)
-        if entry.disposed.load(ordering: .sequentiallyConsistent) {
-            if !entry.skipped.load(ordering: .relaxed) { entry.skipped.store(true, ordering: .releasing) }
-        } else {
-            entry.sink.send(event)
-        }
+        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(event) }
     }
 
     /// Calls `entry` with `.next(value)` unless it was disposed, as `call(_:_:)` does; a values-only sink
     /// then takes `value` without an event being matched again.
     @inlinable
     func callNext(_ entry: SubjectEntry<Value, Failure>, _ value: Value) {
-        enterCallback(entry.id)
-        if entry.disposed.load(ordering: .sequentiallyConsistent) {
-            if !entry.skipped.load(ordering: .relaxed) { entry.skipped.store(true, ordering: .releasing) }
-        } else {
-            entry.sink.send(next: value)
-        }
+        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(next: value) }
     }
 
     @inlinable
@@ -328,10 +304,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             if terminal != nil { return }
             isShutDown = true
             takeJoins(closing: true)
-            let snapshot = entries
-            entries = []
-            entryJoins = []
-            for entry in snapshot where !handOverEnd(to: entry) { entry.finish() }
+            for entry in joined.removeAll() where !handOverEnd(to: entry) { entry.finish() }
         }
     }
 
@@ -344,31 +317,31 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // Subscribers that joined before this value was sent and are not taken in yet (a plain
             // subject): take them in. At most once per batch: every value in a batch was stamped before
             // the owner took the batch, so before it takes the joins.
-            if seen > takenJoins { takeJoins() }
-            if _fastPath(seen >= newestJoin && catchUps.load(ordering: .acquiring) == 0) {
+            if joined.needsTakingIn(seen) { takeJoins() }
+            if _fastPath(joined.allJoined(before: seen) && catchUps.load(ordering: .acquiring) == 0) {
                 // Every subscriber joined before this value was sent. One subscriber (the common case) is
                 // borrowed unretained: `perform` never nests (reentrant operations are queued), so `entries`
                 // holds it for the call (retaining it or the array would be two atomic operations per send).
                 // Several are called from a snapshot, one retain of the array for all of them.
-                if entries.count == 1 {
-                    Unmanaged.passUnretained(entries[0])._withUnsafeGuaranteedRef {
+                if joined.entries.count == 1 {
+                    Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef {
                         if _isPOD(Value.self) { callNext($0, value) } else { call($0, event) }
                     }
                 } else if _isPOD(Value.self) {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
                     // event sink gets a new event, a free copy.
-                    for entry in entries { callNext(entry, value) }
+                    for entry in joined.entries { callNext(entry, value) }
                 } else {
                     // A new event would retain the value once more per subscriber: the event as it is.
-                    for entry in entries { call(entry, event) }
+                    for entry in joined.entries { call(entry, event) }
                 }
             } else {
-                let snapshot = entries
                 // Some joined after it was sent: they do not receive it. Some may be catching up: the
                 // value goes to their backlog.
-                let joined = entryJoins
-                for index in snapshot.indices where joined[index] <= seen {
-                    if !handOver(event, to: snapshot[index]) { call(snapshot[index], event) }
+                let snapshot = joined
+                for index in snapshot.entries.indices where snapshot.receives(at: index, stamped: seen) {
+                    let entry = snapshot.entries[index]
+                    if !handOver(event, to: entry) { call(entry, event) }
                 }
             }
             exitCallback()
@@ -380,9 +353,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             terminated.store(true, ordering: .releasing)
             // A terminated subscriber disposes every subscription made with it (RAC 2.5).
             disposeSubscriptions()
-            var snapshot = entries
-            entries = []
-            entryJoins = []
+            var snapshot = joined.removeAll()
             // A subscriber catching up receives the event from its backlog and ends its subscription itself.
             if catchUps.load(ordering: .acquiring) != 0 { snapshot.removeAll { handOver(event, to: $0) } }
             for entry in snapshot { call(entry, event) }
@@ -407,21 +378,20 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// ``joinThroughGate(_:)``).
     @inlinable
     func add(_ entry: SubjectEntry<Value, Failure>) {
-        if entry.disposed.load(ordering: .relaxed) { return }
+        if entry.flags.isDisposedRelaxed { return }
         if let terminal {
             call(entry, terminal)
             exitCallback()
             entry.finish()
             return
         }
-        if entry.disposed.load(ordering: .relaxed) { return }
+        if entry.flags.isDisposedRelaxed { return }
         if isShutDown {
             // The subject is gone and nothing more can come: end quietly.
             entry.finish()
             return
         }
-        entries.append(entry)
-        entryJoins.append(0)
+        joined.appendInOrder(entry)
     }
 }
 
@@ -447,9 +417,8 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     /// After the references: a ``Sink`` is 17 bytes, and the two flags follow it in its last word (51 B,
     /// malloc's 64-byte class; in the order core, sink, lifetime it is 58 B, the 80-byte class).
     @usableFromInline let sink: Sink<Value, Failure>
-    @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Set by the gate's owner when it found this entry disposed and skipped it: it never calls it again.
-    @usableFromInline let skipped = Atomic<Bool>(false)
+    /// Disposed, and skipped by the gate's owner (the engine's disposal state of a subscriber).
+    @usableFromInline let flags = SubscriberFlags()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     /// This entry's identity in the gate's `current`.
@@ -472,7 +441,7 @@ final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
     /// Called by the owner after the terminal event: ends the whole subscription.
     @inlinable
     func finish() {
-        disposed.store(true, ordering: .sequentiallyConsistent)
+        flags.markDisposed()
         lifetime.dispose()
     }
 }

@@ -1,0 +1,60 @@
+import Synchronization
+
+/// The disposal state of one subscriber of a fan-out source — a subject's or a `MutableProperty`'s entry —
+/// as the disposal fence needs it: *disposed*, set by whoever ends the subscription, and *skipped*, set by
+/// the gate's owner when it found the subscriber disposed at a callback and will never call it again.
+///
+/// The owner calls a subscriber through ``SerialGate/callUnlessDisposed(_:_:_:)`` and a disposer marks it
+/// with ``markDisposed()``, then waits with ``SerialGate/waitForCallback(_:flags:)``: the orderings that make
+/// the fence sound (``CallbackRendezvous``'s proof) are here and in the gate, not at each source.
+///
+/// ```swift
+/// let flags = SubscriberFlags()
+/// flags.markDisposed()          // false: it was not disposed before
+/// flags.isDisposed              // true
+/// ```
+@usableFromInline
+package struct SubscriberFlags: ~Copyable, Sendable {
+    @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline let skipped = Atomic<Bool>(false)
+
+    /// A subscriber not disposed.
+    @inlinable
+    package init() {}
+
+    /// Marks the subscriber disposed (sequentially consistent, as the fence requires); returns whether it
+    /// already was — the caller that gets `false` ends the subscription.
+    @inlinable
+    @discardableResult
+    package func markDisposed() -> Bool {
+        disposed.exchange(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether the subscriber was disposed (acquiring: what its disposer did before is visible).
+    @inlinable
+    package var isDisposed: Bool {
+        disposed.load(ordering: .acquiring)
+    }
+
+    /// Whether the subscriber was disposed, for a check that only saves work and orders nothing (a joiner
+    /// that stops catching up, a join skipped).
+    @inlinable
+    package var isDisposedRelaxed: Bool {
+        disposed.load(ordering: .relaxed)
+    }
+
+    /// Called by the gate's owner at a callback: whether the subscriber was disposed — then the owner
+    /// reports that it skipped it, so that a disposer waiting for that callback returns.
+    @inlinable
+    func disposedAtCallback() -> Bool {
+        if !disposed.load(ordering: .sequentiallyConsistent) { return false }
+        if !skipped.load(ordering: .relaxed) { skipped.store(true, ordering: .releasing) }
+        return true
+    }
+
+    /// Whether the owner reported skipping the subscriber (for the disposer's wait).
+    @inlinable
+    var wasSkipped: Bool {
+        skipped.load(ordering: .relaxed)
+    }
+}

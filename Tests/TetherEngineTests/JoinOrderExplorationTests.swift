@@ -1,0 +1,273 @@
+import TetherEngine
+import XCTest
+
+/// ``JoinQueue`` and ``JoinedSubscribers`` explored exhaustively, without threads, as the subjects and
+/// `MutableProperty` drive them: subscribers join (under the lock) or, once the queue is closed, through the
+/// gate in order with the events; sends are stamped with the queue's count (under the lock) and queued for
+/// the owner; the owner performs one queued operation per step (taking the queue in first when a send is
+/// stamped later than what it took in); a subscriber is disposed at any point (out of the queue if the owner
+/// has not taken it in, otherwise by a removal queued for the owner, and skipped from then on); the source
+/// ends at any point (the owner takes the queue in and closes it). In every state nobody is both queued and
+/// taken in and nobody receives a value sent before it joined; in every final state each subscriber still
+/// subscribed received exactly the values sent after it joined, in order, then the end once.
+final class JoinOrderExplorationTests: XCTestCase {
+    func testEverySubscriberReceivesExactlyTheValuesSentAfterItJoinedInEveryInterleaving() {
+        let explored = JoinModel.explore(joiners: 3, sends: 2, disposals: true, end: true)
+        XCTAssertEqual(explored.violations, [])
+        XCTAssertGreaterThan(explored.states, 50_000)
+        XCTAssertTrue(explored.sawJoinAfterASendWasQueued, "some interleaving joins between a send and its delivery")
+        XCTAssertTrue(explored.sawJoinThroughTheGate, "some interleaving joins after the end closed the queue")
+    }
+
+    func testThreeJoinersAndThreeSendsWithoutDisposalOrEnd() {
+        let explored = JoinModel.explore(joiners: 3, sends: 3, disposals: false, end: false)
+        XCTAssertEqual(explored.violations, [])
+        XCTAssertGreaterThan(explored.states, 1_000)
+    }
+
+    /// The example of `JoinOrder.swift`'s notes.
+    func testASubscriberThatJoinedAfterASendDoesNotReceiveIt() {
+        let a = JoinModel.Subscriber(id: 0)
+        let b = JoinModel.Subscriber(id: 1)
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        var joined = JoinedSubscribers<JoinModel.Subscriber>()
+        XCTAssertEqual(queue.join(a), 1)
+        let seen = queue.count
+        XCTAssertEqual(queue.join(b), 2)
+        XCTAssertTrue(joined.needsTakingIn(seen))
+        joined.takeIn(&queue)
+        XCTAssertFalse(joined.allJoined(before: seen))
+        XCTAssertTrue(joined.receives(at: 0, stamped: seen))
+        XCTAssertFalse(joined.receives(at: 1, stamped: seen))
+        XCTAssertTrue(joined.allJoined(before: queue.count))
+    }
+
+    func testAClosedQueueRefusesJoinsAndARemovedJoinerIsNeverTakenIn() {
+        let a = JoinModel.Subscriber(id: 0)
+        let b = JoinModel.Subscriber(id: 1)
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        var joined = JoinedSubscribers<JoinModel.Subscriber>()
+        _ = queue.join(a)
+        _ = queue.join(b)
+        XCTAssertTrue(queue.remove(a))
+        XCTAssertFalse(queue.remove(a))
+        joined.takeIn(&queue)
+        XCTAssertEqual(joined.entries.map(\.id), [1])
+        queue.close()
+        XCTAssertNil(queue.join(a))
+        joined.appendInOrder(a)
+        XCTAssertTrue(joined.receives(at: 1, stamped: 0), "a subscriber that joined through the gate gets what follows")
+        XCTAssertEqual(joined.removeAll().map(\.id), [1, 0])
+        XCTAssertTrue(joined.entries.isEmpty)
+    }
+}
+
+/// The model: what each step of the sources does with the join order, and what each subscriber received.
+enum JoinModel {
+    final class Subscriber {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    enum Operation: Hashable {
+        /// A send, by its number (its order among the sends), and its stamp.
+        case send(Int, seen: UInt)
+        case remove(Int)
+        /// A subscriber that joined after the queue closed: in order with the events.
+        case add(Int)
+        case end
+    }
+
+    enum Received: Hashable {
+        case value(Int)
+        case end
+    }
+
+    /// Where a subscriber is in its life, as the test driver sees it.
+    enum Phase: Hashable {
+        case notJoined
+        /// Joined through the queue with this index (or through the gate: `nil`), at the moment `sent`
+        /// values had been sent.
+        case joined(index: UInt?, sentBefore: Int)
+        case disposed
+    }
+
+    struct State {
+        var queue = JoinQueue<Subscriber>()
+        var joined = JoinedSubscribers<Subscriber>()
+        var operations: [Operation] = []
+        var phases: [Phase]
+        var received: [[Received]]
+        var sent = 0
+        var ended = false
+        var performedEnd = false
+
+        var key: String {
+            [
+                queue.pending.map { "\($0.id)" }.joined(separator: ","),
+                queue.pendingJoins.map { "\($0)" }.joined(separator: ","), "\(queue.count)", "\(queue.isClosed)",
+                joined.entries.map { "\($0.id)" }.joined(separator: ","),
+                joined.joins.map { "\($0)" }.joined(separator: ","), "\(joined.takenCount)", "\(joined.newest)",
+                "\(operations)", "\(phases)", "\(received)", "\(sent)", "\(ended)", "\(performedEnd)",
+            ].joined(separator: "|")
+        }
+    }
+
+    struct Exploration {
+        var states = 0
+        var violations: [String] = []
+        var sawJoinAfterASendWasQueued = false
+        var sawJoinThroughTheGate = false
+    }
+
+    static func explore(joiners: Int, sends: Int, disposals: Bool, end: Bool) -> Exploration {
+        let subscribers = (0..<joiners).map { Subscriber(id: $0) }
+        var result = Exploration()
+        var seen = Set<String>()
+        var stack = [
+            State(phases: Array(repeating: .notJoined, count: joiners), received: Array(repeating: [], count: joiners))
+        ]
+        while let state = stack.popLast() {
+            guard seen.insert(state.key).inserted else { continue }
+            result.states += 1
+            if let violation = check(state) {
+                if result.violations.count < 5 { result.violations.append(violation) }
+                continue
+            }
+            var successors: [State] = []
+            for id in 0..<joiners {
+                switch state.phases[id] {
+                case .notJoined:
+                    // subscribe: under the lock, into the queue; once it is closed, through the gate.
+                    var next = state
+                    if let index = next.queue.join(subscribers[id]) {
+                        next.phases[id] = .joined(index: index, sentBefore: state.sent)
+                        if state.operations.contains(where: { if case .send = $0 { true } else { false } }) {
+                            result.sawJoinAfterASendWasQueued = true
+                        }
+                    } else {
+                        next.phases[id] = .joined(index: nil, sentBefore: state.sent)
+                        next.operations.append(.add(id))
+                        result.sawJoinThroughTheGate = true
+                    }
+                    successors.append(next)
+                case .joined where disposals:
+                    // dispose: out of the queue if not taken in; otherwise a removal for the owner (who skips
+                    // the disposed subscriber from now on).
+                    var next = state
+                    next.phases[id] = .disposed
+                    if !next.queue.remove(subscribers[id]) { next.operations.append(.remove(id)) }
+                    successors.append(next)
+                default:
+                    break
+                }
+            }
+            if state.sent < sends && !state.ended {
+                // send: stamped under the lock, queued for the owner.
+                var next = state
+                next.operations.append(.send(state.sent, seen: state.queue.count))
+                next.sent += 1
+                successors.append(next)
+            }
+            if end && !state.ended {
+                var next = state
+                next.ended = true
+                next.operations.append(.end)
+                successors.append(next)
+            }
+            if !state.operations.isEmpty {
+                var next = state
+                perform(next.operations.removeFirst(), on: &next)
+                successors.append(next)
+            }
+            if successors.isEmpty, let violation = checkFinal(state, sends: sends) {
+                if result.violations.count < 5 { result.violations.append(violation) }
+            }
+            stack.append(contentsOf: successors)
+        }
+        return result
+    }
+
+    /// One operation, as the owner performs it (`SubjectCore.perform`, `MutablePropertyStorage.perform`).
+    static func perform(_ operation: Operation, on state: inout State) {
+        func call(_ subscriber: Subscriber, _ received: Received) {
+            if state.phases[subscriber.id] != .disposed { state.received[subscriber.id].append(received) }
+        }
+        switch operation {
+        case .send(let number, let seen):
+            if state.performedEnd { return }
+            if state.joined.needsTakingIn(seen) { state.joined.takeIn(&state.queue) }
+            let joined = state.joined
+            for index in joined.entries.indices
+            where joined.allJoined(before: seen) || joined.receives(at: index, stamped: seen) {
+                call(joined.entries[index], .value(number))
+            }
+        case .remove(let id):
+            if let subscriber = state.joined.entries.first(where: { $0.id == id }) {
+                state.joined.remove(subscriber)
+            }
+        case .add(let id):
+            // After the end: the subscriber gets the end at once.
+            call(Subscriber(id: id), .end)
+        case .end:
+            state.joined.takeIn(&state.queue)
+            state.queue.close()
+            state.performedEnd = true
+            for subscriber in state.joined.removeAll() { call(subscriber, .end) }
+        }
+    }
+
+    /// The invariants of every state.
+    static func check(_ state: State) -> String? {
+        let queued = Set(state.queue.pending.map(\.id))
+        let taken = Set(state.joined.entries.map(\.id))
+        if !queued.isDisjoint(with: taken) {
+            return "queued and taken in: \(queued.intersection(taken)) in \(state.key)"
+        }
+        if state.joined.takenCount > state.queue.count { return "took in more than joined: \(state.key)" }
+        // Each subscriber beside its own join index, in join order (0: joined through the gate, after all).
+        if state.queue.pending.count != state.queue.pendingJoins.count
+            || state.joined.entries.count != state.joined.joins.count
+        {
+            return "subscribers and join indices out of step: \(state.key)"
+        }
+        let queueJoins = Array(state.queue.pendingJoins)
+        let takenJoins = state.joined.joins.filter { $0 != 0 }
+        if queueJoins != queueJoins.sorted() || takenJoins != takenJoins.sorted() {
+            return "join indices out of order: \(state.key)"
+        }
+        for (id, phase) in state.phases.enumerated() {
+            guard case .joined(let index?, _) = phase else { continue }
+            let position = state.joined.entries.firstIndex { $0.id == id }
+            if let position, state.joined.joins[position] != index {
+                return "subscriber \(id) taken in with join \(state.joined.joins[position]), joined as \(index)"
+            }
+        }
+        for (id, phase) in state.phases.enumerated() {
+            guard case .joined(_, let sentBefore) = phase else { continue }
+            for case .value(let number) in state.received[id] where number < sentBefore {
+                return "subscriber \(id) received value \(number), sent before it joined: \(state.key)"
+            }
+            let values = state.received[id].compactMap { if case .value(let n) = $0 { n } else { nil } }
+            if values != values.sorted() || Set(values).count != values.count {
+                return "subscriber \(id) received \(values): out of order or twice"
+            }
+            if state.received[id].filter({ $0 == .end }).count > 1 { return "subscriber \(id) ended twice" }
+        }
+        return nil
+    }
+
+    /// What every final state must show: each subscriber still subscribed received exactly the values sent
+    /// after it joined, in order, then the end (if the source ended) once.
+    static func checkFinal(_ state: State, sends: Int) -> String? {
+        for (id, phase) in state.phases.enumerated() {
+            guard case .joined(_, let sentBefore) = phase else { continue }
+            var expected = (sentBefore..<state.sent).map { Received.value($0) }
+            if state.ended { expected.append(.end) }
+            if state.received[id] != expected {
+                return "subscriber \(id) received \(state.received[id]), expected \(expected): \(state.key)"
+            }
+        }
+        return nil
+    }
+}
