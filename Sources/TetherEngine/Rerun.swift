@@ -18,10 +18,13 @@ package final class Rerun: @unchecked Sendable {
     /// what cancels that call.
     package typealias Window = @Sendable (_ elapsed: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
+    /// Guards `state` and `work`; held only for a transition, never while work runs.
     private let lock = Lock()
+    /// The rules' state; a window's timer is the closure that cancels it.
     private var state = RerunState<@Sendable () -> Void>()
     /// The installed work; released by ``dispose()`` (it usually captures the owner of this object).
     private var work: @Sendable () -> Void = {}
+    /// Starts a coalescing window for ``request()``; `nil`: requests run at once.
     private let window: Window?
 
     /// Work run at once on request, serially (``run(_:)``).
@@ -80,8 +83,8 @@ package final class Rerun: @unchecked Sendable {
         } while lock.withLock({ state.runEnded() }) == .runAgain
     }
 
-    /// Stops: no run starts after this returns, except by a runner already running (it ends its run, and
-    /// does not go again); the open window is cancelled and the installed work released.
+    /// Stops: no run starts after this returns, except by a runner already given its run (it ends that run
+    /// and does not go again); the open window's timer is cancelled and the installed work released.
     package func dispose() {
         let (timer, work) = lock.withLock { () -> ((@Sendable () -> Void)?, @Sendable () -> Void) in
             defer { self.work = {} }

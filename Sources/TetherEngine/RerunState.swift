@@ -44,13 +44,16 @@ package struct RerunState<Timer> {
         case open(number: Int, timer: Timer)
     }
 
+    /// Who holds the run.
     private var runner = Runner.idle
+    /// The coalescing window, closed for good once disposed.
     private var window = Window.closed
     /// The number of the last window opened (windows are numbered from 1).
     private var windowsOpened = 0
     /// ``dispose()`` was called.
     package private(set) var isDisposed = false
 
+    /// Idle, no window open, not disposed.
     package init() {}
 
     /// Whether a caller holds the run (it runs the work, or is about to, or is asking whether to go again).
