@@ -131,7 +131,7 @@ private final class WorkProbe: Sendable {
         runs.add(1, ordering: .sequentiallyConsistent)
         // A little work, so that requests arrive while it runs.
         var sum = 0
-        for index in 0..<200 { sum &+= index &* seen }
+        for index in 0..<5_000 { sum &+= index &* seen }
         blackHole(sum)
         if seen == signalWhenSeen { allSeen.signal() }
         inside.subtract(1, ordering: .sequentiallyConsistent)
