@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherEngine
 
 extension Signal where Value == FileEvent, Failure == FileWatchError {
     /// The changes to a file, or to the entries of a directory, as they happen (inotify).
@@ -234,7 +235,7 @@ private func watchValue<Value: Equatable & Sendable>(
         },
         drain: { $0.drain },
         // The watch is in place before the first read: no change after it goes unseen.
-        whenWatching: { $0.drain.drainNow() })
+        whenWatching: { $0.drain.runNow() })
 }
 
 /// Starts a watch of a resolved path for the client `client` makes: a path that did not resolve, or a
@@ -242,7 +243,7 @@ private func watchValue<Value: Equatable & Sendable>(
 /// watch and stops the drain. `whenWatching` runs once the watch is in place.
 private func startWatch<Value, Client: InotifyClient>(
     _ resolution: Result<WatchTarget, FileWatchError>, observer: Observer<Value, FileWatchError>,
-    client makeClient: (WatchTarget) -> Client, drain: (Client) -> WatchDrain?,
+    client makeClient: (WatchTarget) -> Client, drain: (Client) -> Rerun?,
     whenWatching: (Client) -> Void = { _ in }
 ) -> (any Disposable)? {
     let target: WatchTarget

@@ -20,89 +20,23 @@ struct FileWatchCoalescing: Sendable {
     }
 }
 
-/// Runs `work` serially — whoever finds it idle runs it, a request made meanwhile makes the runner go
-/// again — either at once or, with coalescing, once per window after the first request.
-///
-/// `work` is never run twice at once and never under a lock, so a watch's deliveries are ordered with the
-/// reads that produced them.
-final class WatchDrain: @unchecked Sendable {
-    // Safety: `work`, `draining`, `again`, `scheduled`, `isScheduled` and `disposed` are guarded by `lock`.
-    private let coalescing: FileWatchCoalescing?
-    /// Released by `dispose()` (it usually captures the drain's owner).
-    private var work: (@Sendable () -> Void)?
-    private let lock = Lock()
-    private var draining = false
-    private var again = false
-    private var scheduled: (any Disposable)?
-    private var isScheduled = false
-    private var disposed = false
-
-    init(coalescing: FileWatchCoalescing?) {
-        self.coalescing = coalescing
-    }
-
-    /// Sets what to run (before the first request).
-    func install(_ work: @escaping @Sendable () -> Void) {
-        lock.withLock { self.work = work }
-    }
-
-    /// Asks for `work`: now, or at the end of the current window.
-    func request() {
-        guard let coalescing else { return drainNow() }
-        let shouldSchedule = lock.withLock { () -> Bool in
-            if disposed || isScheduled { return false }
-            isScheduled = true
-            return true
+extension Rerun {
+    /// A watch's drain: its work (installed with ``Rerun/install(_:)``) runs serially — whoever finds it
+    /// idle runs it, a request made meanwhile makes the runner go again — either at once or, with
+    /// `coalescing`, once per window after the first request (``Rerun/request()``; ``Rerun/runNow()``
+    /// runs at once either way).
+    ///
+    /// The work is never run twice at once and never under a lock, so a watch's deliveries are ordered with
+    /// the reads that produced them. ``Rerun/dispose()`` cancels the window and releases the work.
+    convenience init(coalescing: FileWatchCoalescing?) {
+        guard let coalescing else {
+            self.init(window: nil)
+            return
         }
-        guard shouldSchedule else { return }
-        let scheduled = coalescing.scheduler.schedule(after: coalescing.window) { [self] in
-            lock.withLock {
-                isScheduled = false
-                self.scheduled = nil
-            }
-            drainNow()
-        }
-        let cancel = lock.withLock { () -> Bool in
-            if disposed { return true }
-            if isScheduled { self.scheduled = scheduled }
-            return false
-        }
-        if cancel { scheduled.dispose() }
-    }
-
-    /// Runs `work` on this thread (or makes the thread running it go again).
-    func drainNow() {
-        let work = lock.withLock { () -> (@Sendable () -> Void)? in
-            if disposed { return nil }
-            if draining {
-                again = true
-                return nil
-            }
-            draining = true
-            return self.work
-        }
-        guard let work else { return }
-        repeat {
-            work()
-        } while lock.withLock { () -> Bool in
-            if again && !disposed {
-                again = false
-                return true
-            }
-            draining = false
-            return false
-        }
-    }
-
-    /// Cancels a scheduled run; no run starts afterwards.
-    func dispose() {
-        let pending = lock.withLock { () -> (any Disposable)? in
-            disposed = true
-            work = nil
-            defer { scheduled = nil }
-            return scheduled
-        }
-        pending?.dispose()
+        self.init(window: { elapsed in
+            let scheduled = coalescing.scheduler.schedule(after: coalescing.window, elapsed)
+            return { scheduled.dispose() }
+        })
     }
 }
 
@@ -160,7 +94,7 @@ final class FileEventsClient: InotifyClient, @unchecked Sendable {
     private var batch: [FileEvent] = []
     private var terminal: Event<FileEvent, FileWatchError>?
     /// Present with coalescing (its work holds the client until it is disposed).
-    let drain: WatchDrain?
+    let drain: Rerun?
 
     init(target: WatchTarget, observer: Observer<FileEvent, FileWatchError>, coalescing: FileWatchCoalescing?) {
         self.target = target
@@ -168,7 +102,7 @@ final class FileEventsClient: InotifyClient, @unchecked Sendable {
         if coalescing == nil {
             drain = nil
         } else {
-            let drain = WatchDrain(coalescing: coalescing)
+            let drain = Rerun(coalescing: coalescing)
             self.drain = drain
             drain.install { self.flush() }
         }
@@ -300,7 +234,7 @@ final class WatchedValueClient<Value: Equatable & Sendable>: InotifyClient, @unc
     private var last: Value?
     private var finished = false
     /// Its work holds the client until it is disposed.
-    let drain: WatchDrain
+    let drain: Rerun
 
     init(
         target: WatchTarget, observer: Observer<Value, FileWatchError>, coalescing: FileWatchCoalescing?,
@@ -311,7 +245,7 @@ final class WatchedValueClient<Value: Equatable & Sendable>: InotifyClient, @unc
         self.observer = observer
         self.read = read
         self.isRelevant = isRelevant
-        drain = WatchDrain(coalescing: coalescing)
+        drain = Rerun(coalescing: coalescing)
         drain.install { self.refresh() }
     }
 
@@ -319,7 +253,7 @@ final class WatchedValueClient<Value: Equatable & Sendable>: InotifyClient, @unc
         switch notice {
         case .directoryGone, .ended:
             lock.withLock { finished = true }
-            drain.drainNow()
+            drain.runNow()
         case .overflow:
             drain.request()
         default:

@@ -20,7 +20,8 @@ extension SignalConvertible {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             let output = OperatorOutput(sink, lifetime)
-            let loop = RetryLoop()
+            // A source completing synchronously is resubscribed by the loop already running (see `retrying`).
+            let loop = Rerun()
             func subscribeOnce() {
                 upstream.startAsStage(in: lifetime) { event in
                     guard case .completed = event else {

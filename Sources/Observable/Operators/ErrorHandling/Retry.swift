@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 extension SignalConvertible {
@@ -44,7 +43,10 @@ extension SignalConvertible {
             // other (each subscription starts after the previous one failed).
             var retriesLeft = maximumRetries
             let output = OperatorOutput(sink, lifetime)
-            let loop = RetryLoop()
+            // "Subscribe again" requests made while a subscription is being started (on any thread) are picked
+            // up by the loop running it once that start returns: a source failing synchronously on every
+            // subscription does not grow the stack.
+            let loop = Rerun()
             func subscribeOnce() {
                 upstream.startAsStage(in: lifetime) { event in
                     guard case .error = event else {
@@ -63,40 +65,5 @@ extension SignalConvertible {
             }
             loop.run(subscribeOnce)
         })
-    }
-}
-
-/// Turns "subscribe again" requests into a loop, so that a source failing synchronously on every
-/// subscription does not grow the stack: a request made while a subscription is being started
-/// (on any thread) is picked up by the running loop once that start returns.
-@usableFromInline
-final class RetryLoop: Sendable {
-    /// 0: idle; 1: a subscription is being started; 2: started, and another one was requested.
-    @usableFromInline let state = Atomic<Int>(0)
-
-    @inlinable
-    init() {}
-
-    /// Runs `body` now, or makes the loop already running on some thread run it once more.
-    @inlinable
-    func run(_ body: () -> Void) {
-        var current = state.load(ordering: .relaxed)
-        while true {
-            let desired = current == 0 ? 1 : 2
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged {
-                if current != 0 { return }  // the running loop will call `body` again
-                break
-            }
-            current = original
-        }
-        while true {
-            body()
-            if state.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
-                return
-            }
-            state.store(1, ordering: .releasing)  // it was 2: run again
-        }
     }
 }
