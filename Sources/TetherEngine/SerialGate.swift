@@ -70,7 +70,7 @@ import TetherShims
 /// be gates: the engine is a target of its own and Swift has no "package open". Not a product: nothing
 /// outside this package can import it.
 open class SerialGate<Op>: @unchecked Sendable {
-    // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch`, `local` and `localCount` are
+    // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch` and `local` are
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
@@ -90,9 +90,8 @@ open class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
     @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package final var local: ContiguousArray<Op> = []
-    /// `local.count`, kept apart so the hot path checks it without touching the array.
-    @usableFromInline @exclusivity(unchecked) package final var localCount = 0
+    /// The owner's reentrant submissions, performed after the current operation.
+    @usableFromInline @exclusivity(unchecked) package final var local = ReentrantQueue<Op>()
 
     /// How many operations may wait in the shared queue before a sender outside the gate waits.
     @inlinable
@@ -133,7 +132,6 @@ open class SerialGate<Op>: @unchecked Sendable {
         let word = self.word.load(ordering: .relaxed)
         if word & ~1 == me {
             local.append(op)
-            localCount &+= 1
             DeferredSubmissionWatch.noteDeferred()
             return true
         }
@@ -240,7 +238,6 @@ open class SerialGate<Op>: @unchecked Sendable {
         let me = currentThreadID
         if !ordered && word.load(ordering: .relaxed) & ~1 == me {
             local.append(op)
-            localCount &+= 1
             DeferredSubmissionWatch.noteDeferred()
             return
         }
@@ -392,7 +389,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// that keep queueing bookkeeping past the bound.
     @inlinable @inline(__always)
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
-        if localCount == 0,
+        if local.isEmpty,
             word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
         {
             rendezvous.ownerLeft(wakingAt: disposersAddress)
@@ -403,15 +400,7 @@ open class SerialGate<Op>: @unchecked Sendable {
 
     @inlinable
     final func drainLocal(perform: (Op) -> Void) {
-        if localCount == 0 { return }
-        var index = 0
-        while index < localCount {
-            let op = local[index]
-            index += 1
-            perform(op)
-        }
-        localCount = 0
-        local.removeAll(keepingCapacity: local.capacity <= 256)
+        while let op = local.next() { perform(op) }
     }
 
     @inlinable @inline(never)

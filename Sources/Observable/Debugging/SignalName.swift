@@ -93,6 +93,6 @@ extension Signal {
 }
 
 extension SerialGate: ReentrancyProbe {
-    var reentrantQueueCount: Int { localCount }
+    var reentrantQueueCount: Int { local.count }
     var lastReentrantSend: String { local.last.map(describeSubmission) ?? "?" }
 }

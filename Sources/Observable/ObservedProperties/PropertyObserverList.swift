@@ -83,7 +83,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     @usableFromInline @exclusivity(unchecked) var first: Unmanaged<PropertyObserverEntry<Value>>?
     @usableFromInline @exclusivity(unchecked) var rest: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
-    @usableFromInline @exclusivity(unchecked) var pending: [PropertyObserverListOperation<Value>] = []
+    @usableFromInline @exclusivity(unchecked) var pending = ReentrantQueue<PropertyObserverListOperation<Value>>()
     /// Entries disposed from inside a delivery on the owner's thread; released when it ends.
     @usableFromInline @exclusivity(unchecked) var deferredReleases: [PropertyObserverEntry<Value>] = []
     /// How many observers want to hear about a set before it happens.
@@ -202,15 +202,11 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
 
     @usableFromInline
     func drainPending() {
-        while !pending.isEmpty {
-            let batch = pending
-            pending.removeAll()
-            for operation in batch {
-                switch operation {
-                case .willSet: deliverWillSet()
-                case .didSet(let value): deliver(value)
-                case .add(let entry): append(entry)
-                }
+        while let operation = pending.next() {
+            switch operation {
+            case .willSet: deliverWillSet()
+            case .didSet(let value): deliver(value)
+            case .add(let entry): append(entry)
             }
         }
     }
@@ -305,10 +301,9 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
         var all: [PropertyObserverEntry<Value>] = []
         if let first { all.append(first.takeRetainedValue()) }
         for entry in rest { all.append(entry.takeRetainedValue()) }
-        for case .add(let entry) in pending { all.append(entry) }
+        for case .add(let entry) in pending.removeAll() { all.append(entry) }
         first = nil
         rest = []
-        pending = []
         willSetCount = 0
         for entry in all {
             enter(Unmanaged.passUnretained(entry))
