@@ -133,28 +133,17 @@ private struct HopModel: Hashable {
         let start = HopModel(
             state: HopState(limit: limit), senders: [Sender(items: [1, 2]), Sender(items: [11, 12])],
             onExecutorItems: [21])
-        var seen: Set<HopModel> = [start]
-        var stack = [start]
         var result = Exploration()
-        while let world = stack.popLast() {
-            result.states += 1
-            if let violation = world.violation(limit: limit) {
-                if result.violations.count < 3 { result.violations.append(violation) }
-                continue
-            }
+        let walk = StateSpace.explore(from: start) { world in
+            world.violation(limit: limit)
+        } finalViolation: { world in
+            world.finalViolation()
+        } successors: { world in
             result.sawPastTheBound = result.sawPastTheBound || world.sawPastTheBound
             result.sawParked = result.sawParked || world.senders.contains { $0.mode == .parked(woken: false) }
-            let next = world.successors(expectedThread: expectedThread, cancels: cancels, refusals: refusals)
-            if next.isEmpty {
-                result.finalStates += 1
-                if let violation = world.finalViolation() {
-                    if result.violations.count < 3 { result.violations.append(violation) }
-                }
-            }
-            for successor in next where seen.insert(successor).inserted {
-                stack.append(successor)
-            }
+            return world.successors(expectedThread: expectedThread, cancels: cancels, refusals: refusals)
         }
+        (result.states, result.finalStates, result.violations) = (walk.states, walk.finalStates, walk.violations)
         return result
     }
 

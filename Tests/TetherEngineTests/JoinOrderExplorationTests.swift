@@ -123,17 +123,13 @@ enum JoinModel {
     static func explore(joiners: Int, sends: Int, disposals: Bool, end: Bool) -> Exploration {
         let subscribers = (0..<joiners).map { Subscriber(id: $0) }
         var result = Exploration()
-        var seen = Set<String>()
-        var stack = [
-            State(phases: Array(repeating: .notJoined, count: joiners), received: Array(repeating: [], count: joiners))
-        ]
-        while let state = stack.popLast() {
-            guard seen.insert(state.key).inserted else { continue }
-            result.states += 1
-            if let violation = check(state) {
-                if result.violations.count < 5 { result.violations.append(violation) }
-                continue
-            }
+        let start = State(
+            phases: Array(repeating: .notJoined, count: joiners), received: Array(repeating: [], count: joiners))
+        let walk = StateSpace.explore(from: start, key: \.key) { state in
+            check(state)
+        } finalViolation: { state in
+            checkFinal(state, sends: sends)
+        } successors: { state in
             var successors: [State] = []
             for id in 0..<joiners {
                 switch state.phases[id] {
@@ -180,11 +176,9 @@ enum JoinModel {
                 perform(next.operations.removeFirst(), on: &next)
                 successors.append(next)
             }
-            if successors.isEmpty, let violation = checkFinal(state, sends: sends) {
-                if result.violations.count < 5 { result.violations.append(violation) }
-            }
-            stack.append(contentsOf: successors)
+            return successors
         }
+        (result.states, result.violations) = (walk.states, walk.violations)
         return result
     }
 

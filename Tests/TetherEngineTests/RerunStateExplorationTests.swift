@@ -177,28 +177,18 @@ private struct RerunModel: Hashable {
 
     static func explore(scripts: [[Op]], windowedOnly: Bool = false, bug: Bug? = nil) -> Exploration {
         let start = RerunModel(threads: scripts.map { Thread(script: $0) }, bug: bug)
-        var seen: Set<RerunModel> = [start]
-        var stack = [start]
         var result = Exploration()
-        while let world = stack.popLast() {
-            result.states += 1
-            if let violation = world.violation(windowedOnly: windowedOnly) {
-                if result.violations.count < 3 { result.violations.append(violation) }
-                continue
-            }
+        let walk = StateSpace.explore(from: start) { world in
+            world.violation(windowedOnly: windowedOnly)
+        } finalViolation: { world in
+            world.finalViolation()
+        } successors: { world in
             result.sawRunStartAfterDispose = result.sawRunStartAfterDispose || world.runStartedAfterDispose
             var next: [RerunModel] = []
             world.successors(into: &next, result: &result)
-            if next.isEmpty {
-                result.finalStates += 1
-                if let violation = world.finalViolation() {
-                    if result.violations.count < 3 { result.violations.append(violation) }
-                }
-            }
-            for successor in next where seen.insert(successor).inserted {
-                stack.append(successor)
-            }
+            return next
         }
+        (result.states, result.finalStates, result.violations) = (walk.states, walk.finalStates, walk.violations)
         return result
     }
 
