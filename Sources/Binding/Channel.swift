@@ -222,6 +222,7 @@ public final class ChannelTerminal<Value, Failure: Error>: SignalConvertible, Ob
 /// let channel = Channel<Int, Never>()
 /// Task.detached { channel.followingTerminal.send(1) }
 /// ```
+// Safety: a channel holds only its two terminals, immutable, whose state is their core's (a lock).
 extension Channel: @unchecked Sendable where Value: Sendable {}
 
 /// A terminal can be shared across threads when its values can: sets, sends and links may be made from
@@ -232,6 +233,8 @@ extension Channel: @unchecked Sendable where Value: Sendable {}
 /// let terminal = volume.channel()
 /// Task.detached { terminal.send(0.5) }
 /// ```
+// Safety: a terminal's fields are immutable; its core's state is guarded by the channels' lock, and the
+// setter runs outside it (on the setter's actor when it has one).
 extension ChannelTerminal: @unchecked Sendable where Value: Sendable {}
 
 extension KeyPathObservable {

@@ -25,6 +25,7 @@ package final class WaitGraph: @unchecked Sendable {
     /// One registered wait, owned by the waiting thread.
     @usableFromInline
     package final class Wait: @unchecked Sendable {
+        // Safety: every field is immutable except `broken`, which is atomic.
         let waiter: UInt
         let target: UInt
         let isBreakable: Bool

@@ -10,7 +10,7 @@ import TetherEngine
 /// timer.dispose()   // prints nothing: disposing is idempotent
 /// ```
 public final class AnyDisposable: Disposable, @unchecked Sendable {
-    // The action is read and cleared only by the thread that wins `state`'s exchange.
+    // Safety: the action is read and cleared only by the thread that wins `state`'s exchange.
     @usableFromInline @exclusivity(unchecked) var action: (@Sendable () -> Void)?
     @usableFromInline let state = Atomic<Bool>(false)
 

@@ -21,6 +21,9 @@ import TetherEngine
 /// bag.dispose()   // ends both subscriptions
 /// ```
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
+    // Safety: the children are guarded by `lock`; `disposedFlag` is atomic (set under the lock, read without
+    // it by `isDisposed`); children are disposed after the lock is released, and a second disposer waits for
+    // the first through the engine's `OwnerWord`.
     /// Identifies one child added to a ``CompositeDisposable``, for ``CompositeDisposable/remove(_:)``.
     public struct Key: Hashable, Sendable {
         @usableFromInline let rawValue: UInt64

@@ -10,6 +10,8 @@ import TetherEngine
 /// current.inner = search("ab").subscribe(next: { print($0) })   // ["ab"] — the "a" search is cancelled
 /// ```
 public final class SerialDisposable: Disposable, @unchecked Sendable {
+    // Safety: `disposed` and `current` are guarded by `lock`; the replaced or current disposable is disposed
+    // after the lock is released.
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var disposed = false
     @usableFromInline @exclusivity(unchecked) var current: (any Disposable)?

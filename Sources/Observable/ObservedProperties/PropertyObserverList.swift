@@ -79,7 +79,9 @@ protocol AnyPropertyObserverList: AnyObject {
 /// every observer sees the sets in order and never runs twice at once.
 @usableFromInline
 final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sendable {
-    // Owner-only state (see the type's notes). `first` and `rest` own one retain of each entry.
+    // Safety: the owner-only state below is touched only on the owning object's isolation (the contract of
+    // `@Observed`: sets, reads and subscriptions happen there); disposers on other threads touch only the
+    // atomics and the rendezvous, as the type's notes lay out. `first` and `rest` own one retain of each entry.
     @usableFromInline @exclusivity(unchecked) var first: Unmanaged<PropertyObserverEntry<Value>>?
     @usableFromInline @exclusivity(unchecked) var rest: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
     @usableFromInline @exclusivity(unchecked) var isDelivering = false

@@ -98,4 +98,6 @@ public final class MutableProperty<Value>: PropertyProtocol {
     }
 }
 
+// Safety: the property's only stored state is its storage, whose value, subscribers and writers are
+// synchronized by its gate (a lock and atomics); values cross threads only when they are Sendable.
 extension MutableProperty: @unchecked Sendable where Value: Sendable {}

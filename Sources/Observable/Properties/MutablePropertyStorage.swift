@@ -366,6 +366,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 /// One subscriber of a ``MutableProperty``; also the subscription's cleanup.
 @usableFromInline
 final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
+    // Safety: `sink`, `lifetime` and `storage` are immutable; `flags` is atomic; `catchUp` is guarded by the
+    // storage's lock. The sink is called only by the storage's gate, one callback at a time.
     @usableFromInline let sink: Sink<Value, Never>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let storage: MutablePropertyStorage<Value>

@@ -411,6 +411,8 @@ enum SubjectOp<Value, Failure: Error> {
 /// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
 @usableFromInline
 final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
+    // Safety: every field is immutable or atomic (`flags`); the sink is called only by the core's gate, one
+    // callback at a time, or by the entry's own catch-up on the joining thread before the gate calls it.
     /// The subject's core, for ``remove()`` (the entry is the context of the closure that calls it).
     @usableFromInline let core: SubjectCore<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable

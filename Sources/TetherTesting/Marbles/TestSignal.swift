@@ -52,6 +52,7 @@ public final class TestSignal<Value, Failure: Error>: SignalConvertible {
     public var subscriptions: [TestSubscription] { log.snapshot() }
 }
 
+// Safety: the fields are immutable; the subscription log synchronizes itself (a lock).
 extension TestSignal: @unchecked Sendable where Value: Sendable {}
 
 /// One subscription to a ``TestSignal``: the scheduler times at which it started and ended.

@@ -187,6 +187,7 @@ public final class TestRecorder<Value, Failure: Error> {
     }
 }
 
+// Safety: the fields are immutable; the recorded events live in the storage, which synchronizes itself.
 extension TestRecorder: @unchecked Sendable where Value: Sendable {}
 
 extension TestRecorder: CustomStringConvertible {
