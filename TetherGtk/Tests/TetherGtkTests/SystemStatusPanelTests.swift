@@ -44,9 +44,16 @@ final class SystemStatusPanelTests: PrivateBusTestCase {
             @MainActor func shows(_ battery: String, _ network: String) -> Bool {
                 text(status.batteryLabel) == battery && text(status.networkLabel) == network
             }
+            // The level bar's properties are bound from their own subscriptions to the device's properties,
+            // each with its own D-Bus round trip: they may settle after the label does, so the conditions
+            // wait for them too.
+            @MainActor func level(visible: Bool, value: Double? = nil) -> Bool {
+                (try? status.batteryLevel.value(of: "visible", as: Bool.self)) == visible
+                    && (value == nil || (try? status.batteryLevel.value(of: "value", as: Double.self)) == value)
+            }
             // The template's display device has no battery; its NetworkManager is connected, with full
             // connectivity.
-            pump(until: { shows("No battery", "Network: online") })
+            pump(until: { shows("No battery", "Network: online") && level(visible: false) })
             XCTAssertEqual(try status.batteryLevel.value(of: "visible", as: Bool.self), false)
 
             try upower.call(
@@ -55,14 +62,14 @@ final class SystemStatusPanelTests: PrivateBusTestCase {
                     "IsPresent": GVariantValue(true)!, "Percentage": GVariantValue(42.0)!,
                     "State": GVariantValue(UInt32(2))!,
                 ])
-            pump(until: { shows("Battery: 42 % (discharging)", "Network: online") })
+            pump(until: { shows("Battery: 42 % (discharging)", "Network: online") && level(visible: true, value: 42) })
             XCTAssertEqual(try status.batteryLevel.value(of: "value", as: Double.self), 42)
             XCTAssertEqual(try status.batteryLevel.value(of: "visible", as: Bool.self), true)
 
             try upower.call(
                 "SetDeviceProperties", try DBusObjectPath(displayDevice),
                 ["Percentage": GVariantValue(17.0)!, "State": GVariantValue(UInt32(1))!])
-            pump(until: { shows("Battery: 17 % (charging)", "Network: online") })
+            pump(until: { shows("Battery: 17 % (charging)", "Network: online") && level(visible: true, value: 17) })
             XCTAssertEqual(try status.batteryLevel.value(of: "value", as: Double.self), 17)
 
             try networkManager.call("SetConnectivity", UInt32(2))  // NM_CONNECTIVITY_PORTAL
