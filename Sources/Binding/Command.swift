@@ -47,10 +47,16 @@ import TetherEngine
 ///   cases differ:
 ///   - `execute` called from inside a callback of one of the command's own outputs (say, retrying
 ///     from ``errors``): the new execution's updates are queued behind the callback in progress, and
-///     its work starts right after them, on the same thread — after `execute` has returned.
-///   - another thread delivering the command's outputs at that moment: the work starts at once, and
-///     that thread delivers the new execution's updates when its current callback returns (waiting
-///     for it could deadlock).
+///     its work starts right after them, on the same thread — after `execute` has returned. (For a
+///     command made in nonisolated code, the `execute` closure itself is queued there too.)
+///   - another thread delivering the command's outputs at that moment. For a command made in
+///     nonisolated code, that thread runs the `execute` closure, the updates and the start of the
+///     work when its current callback returns, and `execute` returns at once: the closure is not
+///     `Sendable`, so its calls never overlap — not even with ``allowsConcurrentExecution`` (the
+///     executions' work may still overlap once started: an `async` closure, or a signal that sends
+///     later). For a command made on an actor, the work starts at once (on the actor), and that
+///     thread delivers the new execution's updates when its current callback returns (waiting for
+///     it could deadlock).
 ///
 ///   The first case also covers `execute` called from the synchronous events of an execution's own
 ///   work, or from a subscriber of the signal `execute` returned, and "the callback in progress" may be
@@ -80,7 +86,8 @@ import TetherEngine
 ///
 /// A command is thread-safe: execute it, cancel it, set ``allowsConcurrentExecution`` and subscribe to
 /// it from any thread. It is `Sendable` when its input and output are. The `execute` closure runs on
-/// the thread that calls ``execute(_:)``.
+/// the command's actor when it was made in actor-isolated code; made in nonisolated code, it runs on
+/// the thread that calls ``execute(_:)``, one call at a time (see above).
 public final class Command<Input, Output, Failure: Error> {
     /// Whether several executions may run at once (RAC's `allowsConcurrentExecution`); settable at any
     /// time, from any thread.
@@ -218,17 +225,24 @@ public final class Command<Input, Output, Failure: Error> {
         guard let admission = core.admit() else {
             return Signal(error: .disabled)
         }
-        // RAC calls the signal block before the command counts the execution. Off the command's actor,
-        // the block is queued to the actor and the execution counts at once.
-        let signal: Signal<Output, Failure>
-        if let hop, !hop.isolation.isCurrent {
-            let work = self.work
-            signal = Signal.uncheckedDeferred { work(input) }.started(on: hop)
+        let replay = ReplaySubject<Output, Failure>()
+        let work = self.work
+        if let hop {
+            // RAC calls the signal block before the command counts the execution. Off the command's
+            // actor, the block is queued to the actor and the execution counts at once.
+            let signal: Signal<Output, Failure>
+            if !hop.isolation.isCurrent {
+                signal = Signal.uncheckedDeferred { work(input) }.started(on: hop)
+            } else {
+                signal = work(input)
+            }
+            core.begin(admission, running: signal, replay: replay)
         } else {
-            signal = work(input)
-        }
-        guard let replay = core.begin(admission, running: signal) else {
-            return .empty  // cancelled while the closure ran: nothing started
+            // Made in nonisolated code, the closure is not `Sendable`: it runs inside the command's
+            // serialized delivery, so two executions never run it at once (see the type's notes).
+            core.startInOrder { [core] in
+                core.begin(admission, running: work(input), replay: replay)
+            }
         }
         return replay.signal.mapError(CommandError.failed)
     }
@@ -529,33 +543,48 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Counts an admitted execution, queues its outputs and starts `work` after them; returns the
-    /// execution's replay, or `nil` when `cancel()` was called since it was admitted.
+    /// Runs `body` in the order of the command's outputs, one at a time with everything else the
+    /// command runs there: at once on this thread when nothing is being delivered; behind the callback in
+    /// progress when this thread is delivering (a callback executed the command); else by the thread that
+    /// delivers, after what is queued — `startInOrder` then returns first. A sender that finds the
+    /// backlog full waits for room, as for any other event.
+    ///
+    /// A nonisolated command's `execute` closure and its work's start run here: the closure is not
+    /// `Sendable`, so no two of its calls may overlap even when executions do.
+    func startInOrder(_ body: @escaping () -> Void) {
+        submitExecution { _ in ([.start(body)], nil) }
+    }
+
+    /// Counts an admitted execution, queues its outputs and starts `work` after them; its events go to
+    /// `replay`. When `cancel()` was called since the execution was admitted, nothing starts and
+    /// `replay` completes.
     ///
     /// Where the work starts: when the gate is idle, this thread delivers the outputs, then starts it;
-    /// when this thread is already delivering (a callback of the outputs executed the command), the
-    /// start is queued behind the outputs and this thread runs it when the current callback has
-    /// returned; when another thread is delivering, the work starts at once, here.
+    /// when this thread is already delivering (a callback of the outputs executed the command, or this
+    /// is a nonisolated command's ``startInOrder(_:)``), the start is queued behind the outputs and this
+    /// thread runs it when the current callback has returned; when another thread is delivering (an
+    /// isolated command: its work is handed to its actor anyway), the work starts at once, here.
     func begin(
-        _ admission: CommandAdmission, running work: Signal<Output, Failure>
-    ) -> ReplaySubject<Output, Failure>? {
-        let replay = ReplaySubject<Output, Failure>()
+        _ admission: CommandAdmission, running work: Signal<Output, Failure>,
+        replay: ReplaySubject<Output, Failure>
+    ) {
         let inner = replay.signal.catch { _ in Signal<Output, Never>.empty }
-        var id: UInt64?
+        var started = false
         submitExecution { deliveredHere in
             admitted -= 1
             guard admission.cancellations == cancellations else { return nil }
             nextID += 1
             let execution = nextID
-            id = execution
+            started = true
             active[execution] = CommandExecution(subscription: nil, replay: replay)
             let start = { [self] in run(execution, work: work, replay: replay) }
             // After the outputs when this thread delivers them; at once when another thread does.
             if deliveredHere { return (stepsLocked(after: [.execution(inner), .start(start)]), nil) }
             return (stepsLocked(after: [.execution(inner)]), start)
         }
-        guard id != nil else { return nil }
-        return replay
+        if !started {
+            replay.sendCompleted()  // cancelled while the closure ran: nothing started
+        }
     }
 
     /// Subscribes to an execution's work, unless it was cancelled meanwhile.

@@ -5,8 +5,45 @@ import Observable
 import Synchronization
 import Testing
 
-// Issue 42, bugs 4 and 6: a command made on a custom actor starts its work there in the order of the
-// executions, and a send made on a subscriber's own custom actor is delivered at once, as on the main actor.
+// Issue 42, bugs 4, 5a and 6: a command made on a custom actor starts its work there in the order of the
+// executions; a command made in nonisolated code never runs its (non-`Sendable`) work twice at once, even
+// with concurrent execution; and a send made on a subscriber's own custom actor is delivered at once, as on
+// the main actor.
+
+/// Executes `command` `perThread` times from each of `threads` threads at once, and waits for them.
+private func executeFromThreads<Output, Failure>(
+    _ command: Command<Void, Output, Failure>, threads: Int, perThread: Int
+) -> Bool where Output: Sendable {
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<threads {
+        Thread {
+            for _ in 0..<perThread { command.execute(()) }
+            done.signal()
+        }.start()
+    }
+    return (0..<threads).allSatisfy { _ in done.wait(timeout: .now() + 60) == .success }
+}
+
+/// Bug 5a: a nonisolated command whose synchronous work increments a captured `var`, executed
+/// concurrently; returns the count and what it should be.
+private func countConcurrentSynchronousExecutions() -> (counted: Int, expected: Int, finished: Bool) {
+    var count = 0
+    let command = Command<Void, Void, Never>(allowsConcurrentExecution: true) { count += 1 }
+    let finished = executeFromThreads(command, threads: 4, perThread: 2_000)
+    // The executions a delivering thread took over have run once `command` is idle and released.
+    return (command.isExecuting ? -1 : count, 8_000, finished)
+}
+
+/// The same with the closure that returns the work's signal: the closure itself must not overlap.
+private func countConcurrentSignalClosures() -> (counted: Int, expected: Int, finished: Bool) {
+    var count = 0
+    let command = Command<Void, Int, Never>(allowsConcurrentExecution: true) { () -> Signal<Int, Never> in
+        count += 1
+        return Signal(value: count)
+    }
+    let finished = executeFromThreads(command, threads: 4, perThread: 2_000)
+    return (command.isExecuting ? -1 : count, 8_000, finished)
+}
 
 /// An actor whose command's work appends to the actor's own state, without `await`.
 actor ExecutionLog {
@@ -62,6 +99,22 @@ actor SubscriberOnAnActor {
             let inversions = zip(inputs, inputs.dropFirst()).filter { $0 > $1 }.count
             #expect(inputs.count == executions, "round \(round): executions were lost")
             #expect(inversions == 0, "round \(round): the work ran out of order")
+        }
+    }
+
+    @Test func testNonisolatedCommandNeverRunsItsSynchronousWorkTwiceAtOnce() {
+        for round in 0..<4 {
+            let (counted, expected, finished) = countConcurrentSynchronousExecutions()
+            #expect(finished, "round \(round): an execute did not return")
+            #expect(counted == expected, "round \(round): increments were lost (or an execution is still running)")
+        }
+    }
+
+    @Test func testNonisolatedCommandNeverRunsItsSignalClosureTwiceAtOnce() {
+        for round in 0..<4 {
+            let (counted, expected, finished) = countConcurrentSignalClosures()
+            #expect(finished, "round \(round): an execute did not return")
+            #expect(counted == expected, "round \(round): increments were lost (or an execution is still running)")
         }
     }
 
