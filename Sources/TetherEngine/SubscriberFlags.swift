@@ -1,12 +1,16 @@
 import Synchronization
 
-/// The disposal state of one subscriber of a fan-out source — a subject's or a `MutableProperty`'s entry —
-/// as the disposal fence needs it: *disposed*, set by whoever ends the subscription, and *skipped*, set by
-/// the gate's owner when it found the subscriber disposed at a callback and will never call it again.
+/// The disposal state of one subscriber of a fan-out source — a subject's, a `MutableProperty`'s or an
+/// `@Observed` property's entry — as the disposal fence needs it: *disposed*, set by whoever ends the
+/// subscription; *skipped*, set by the owner when it found the subscriber disposed at a callback and will
+/// never call it again; and *released*, for a source that drops disposed subscribers lazily: the
+/// subscriber's callbacks were let go, so the source may drop it.
 ///
-/// The owner calls a subscriber through ``SerialGate/callUnlessDisposed(_:_:_:)`` and a disposer marks it
-/// with ``markDisposed()``, then waits with ``SerialGate/waitForCallback(_:flags:)``: the orderings that make
-/// the fence sound (``CallbackRendezvous``'s proof) are here and in the gate, not at each source.
+/// The owner calls a subscriber through ``SerialGate/callUnlessDisposed(_:_:_:)`` (or
+/// ``ConfinedDelivery/callUnlessDisposed(_:_:wakingAt:_:)``) and a disposer marks it with
+/// ``markDisposed()``, then waits with ``SerialGate/waitForCallback(_:flags:)`` (or
+/// ``ConfinedDelivery/waitForCallback(_:flags:parkingAt:)``): the orderings that make the fence sound
+/// (``CallbackRendezvous``'s proof) are here and in the engine, not at each source.
 ///
 /// ```swift
 /// let flags = SubscriberFlags()
@@ -17,6 +21,7 @@ import Synchronization
 package struct SubscriberFlags: ~Copyable, Sendable {
     @usableFromInline let disposed = Atomic<Bool>(false)
     @usableFromInline let skipped = Atomic<Bool>(false)
+    @usableFromInline let released = Atomic<Bool>(false)
 
     /// A subscriber not disposed.
     @inlinable
@@ -50,6 +55,19 @@ package struct SubscriberFlags: ~Copyable, Sendable {
         if !disposed.load(ordering: .sequentiallyConsistent) { return false }
         if !skipped.load(ordering: .relaxed) { skipped.store(true, ordering: .releasing) }
         return true
+    }
+
+    /// Records that the subscriber's callbacks were released, once no delivery can run them: its source
+    /// may drop it. Releasing: the release happened before a source that sees ``isReleased``.
+    @inlinable
+    package func markReleased() {
+        released.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``markReleased()`` was called (acquiring).
+    @inlinable
+    package var isReleased: Bool {
+        released.load(ordering: .acquiring)
     }
 
     /// Whether the owner reported skipping the subscriber (for the disposer's wait).

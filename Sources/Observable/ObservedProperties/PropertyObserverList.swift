@@ -55,22 +55,18 @@ protocol AnyPropertyObserverList: AnyObject {
 /// reentrancy queue are plain variables touched only there. Disposal may happen on any thread; it is the
 /// only cross-thread operation and it never touches the list:
 ///
-/// - a delivery publishes its thread in `activeDelivery` with a sequentially consistent store (the
-///   owner of the list's ``CallbackRendezvous``), and before each callback enters the observer it is
-///   about to call in the rendezvous, then checks that observer's `disposed` flag before calling it;
-/// - a disposer sets `disposed` (sequentially consistent), then waits in the rendezvous — only while its
-///   own observer's callback runs on another thread. Nothing reaches an observer after `dispose()`
-///   returns, and a disposer never waits for another observer's callback (guarantee 2 of
-///   <doc:ThreadingAndLifetimes>; the proof is ``CallbackRendezvous``'s). The rendezvous's owner is the
-///   delivery the disposer saw: `activeDelivery` carries a bit that alternates per delivery, so a wait
-///   ends when that delivery ends — a later delivery sees the flag and skips the observer. Disposing from
+/// - the engine's ``ConfinedDelivery`` holds the disposal fence: a delivery publishes its thread, and
+///   calls each observer only if its ``SubscriberFlags`` say it was not disposed; a disposer marks the
+///   flags, then waits — only while its own observer's callback runs on another thread. Nothing reaches
+///   an observer after `dispose()` returns, and a disposer never waits for another observer's callback
+///   (guarantee 2 of <doc:ThreadingAndLifetimes>; the proof is ``ConfinedDelivery``'s). Disposing from
 ///   inside a delivery on the same thread returns at once;
 /// - the disposer then releases the observer's closures (a disposer inside a delivery of this list
-///   defers that to the end of the delivery, since the closure may be running) and flags the list;
-///   the owner drops released observers from its list at its next delivery or subscription.
+///   defers that to the end of the delivery, since the closure may be running) and asks the list to
+///   compact; the owner drops released observers from its list at its next delivery or subscription.
 ///
-/// Cost of a set with observers: two atomic exchanges (start and end of the delivery), a plain store and
-/// a load per observer (the rendezvous's asymmetric fence), the calls. The
+/// Cost of a set with observers: one atomic exchange (the start of the delivery), a plain store and a
+/// load per observer (the fence's asymmetric half), the calls. The
 /// hot path does no reference counting: the list holds its entries and entries hold their handlers with
 /// manual (`Unmanaged`) ownership, which the rules above keep alive while they are used. Owner-only
 /// state is marked `@exclusivity(unchecked)`: it is confined to the owner by the same rules.
@@ -80,8 +76,8 @@ protocol AnyPropertyObserverList: AnyObject {
 @usableFromInline
 final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sendable {
     // Safety: the owner-only state below is touched only on the owning object's isolation (the contract of
-    // `@Observed`: sets, reads and subscriptions happen there); disposers on other threads touch only the
-    // atomics and the rendezvous, as the type's notes lay out. `first` and `rest` own one retain of each entry.
+    // `@Observed`: sets, reads and subscriptions happen there); disposers on other threads touch only
+    // `delivery` (the engine's), as the type's notes lay out. `first` and `rest` own one retain of each entry.
     @usableFromInline @exclusivity(unchecked) var first: Unmanaged<PropertyObserverEntry<Value>>?
     @usableFromInline @exclusivity(unchecked) var rest: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
@@ -93,14 +89,8 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     @usableFromInline @exclusivity(unchecked) var epoch: UInt = 0
     @usableFromInline @exclusivity(unchecked) var finished = false
 
-    // Shared with disposers.
-    /// The delivering thread's ID (with an alternating low bit per delivery), or 0.
-    @usableFromInline let activeDelivery = Atomic<UInt>(0)
-    /// Set by a disposer once an observer may be dropped from the list.
-    @usableFromInline let needsCompaction = Atomic<Bool>(false)
-    /// The disposal fence: the observer whose callback the owner is running (its entry's address), and
-    /// the disposers waiting for it.
-    @usableFromInline let rendezvous = CallbackRendezvous()
+    /// Shared with disposers: the delivering thread, the disposal fence, the requests to compact.
+    @usableFromInline let delivery = ConfinedDelivery()
 
     @usableFromInline
     init() {}
@@ -119,7 +109,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
             pending.append(.willSet)
             return
         }
-        if needsCompaction.load(ordering: .relaxed) { compact() }
+        if delivery.takeCompactionRequest() { compact() }
         beginDelivery()
         deliverWillSet()
         if !pending.isEmpty { drainPending() }
@@ -133,11 +123,10 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
             pending.append(.didSet(value))
             return
         }
-        if needsCompaction.load(ordering: .relaxed) { compact() }
+        if delivery.takeCompactionRequest() { compact() }
         guard let first else { return }
         beginDelivery()
-        enter(first)
-        first._withUnsafeGuaranteedRef { $0.receive(value) }
+        call(first) { $0.receive(value) }
         if !rest.isEmpty { deliverToRest(value) }
         if !pending.isEmpty { drainPending() }
         endDelivery()
@@ -152,54 +141,43 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     func beginDelivery() {
         isDelivering = true
         epoch &+= 1
-        // Sequentially consistent, before the first `enter`: a disposer that finds no delivery needs no
-        // barrier (see ``CallbackRendezvous``).
-        activeDelivery.store(currentThreadID | (epoch & 1), ordering: .sequentiallyConsistent)
+        delivery.begin(epoch: epoch)
     }
 
     @inlinable
     func endDelivery() {
         if !deferredReleases.isEmpty { releaseDeferred() }
-        rendezvous.exit()
-        activeDelivery.store(0, ordering: .sequentiallyConsistent)
+        delivery.end(wakingAt: parkingAddress(of: self))
         isDelivering = false
-        rendezvous.ownerLeft(wakingAt: parkingAddress(of: self))
     }
 
-    /// Publishes that the owner is about to call `entry` (``CallbackRendezvous/enter(_:wakingAt:)``); the
-    /// entry checks its `disposed` flag (sequentially consistent) before calling.
-    @inlinable
-    func enter(_ entry: Unmanaged<PropertyObserverEntry<Value>>) {
-        rendezvous.enter(Self.id(of: entry), wakingAt: parkingAddress(of: self))
+    /// Calls `body` with `entry` unless the entry was disposed, inside the disposal fence.
+    @inlinable @inline(__always)
+    func call(
+        _ entry: Unmanaged<PropertyObserverEntry<Value>>, _ body: (PropertyObserverEntry<Value>) -> Void
+    ) {
+        entry._withUnsafeGuaranteedRef { observer in
+            delivery.callUnlessDisposed(Self.id(of: entry), observer.flags, wakingAt: parkingAddress(of: self)) {
+                body(observer)
+            }
+        }
     }
 
     @inlinable
     func deliver(_ value: Value) {
-        if let first {
-            enter(first)
-            first._withUnsafeGuaranteedRef { $0.receive(value) }
-        }
+        if let first { call(first) { $0.receive(value) } }
         if !rest.isEmpty { deliverToRest(value) }
     }
 
     @usableFromInline
     func deliverToRest(_ value: Value) {
-        for entry in rest {
-            enter(entry)
-            entry._withUnsafeGuaranteedRef { $0.receive(value) }
-        }
+        for entry in rest { call(entry) { $0.receive(value) } }
     }
 
     @usableFromInline
     func deliverWillSet() {
-        if let first {
-            enter(first)
-            first._withUnsafeGuaranteedRef { $0.receiveWillSet() }
-        }
-        for entry in rest {
-            enter(entry)
-            entry._withUnsafeGuaranteedRef { $0.receiveWillSet() }
-        }
+        if let first { call(first) { $0.receiveWillSet() } }
+        for entry in rest { call(entry) { $0.receiveWillSet() } }
     }
 
     @usableFromInline
@@ -218,7 +196,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
         let entries = deferredReleases
         deferredReleases = []
         for entry in entries { entry.releaseHandlers() }
-        needsCompaction.store(true, ordering: .releasing)
+        delivery.requestCompaction()
     }
 
     /// Adds `entry` (owner's isolation). During a delivery it joins after what is already queued.
@@ -232,7 +210,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
             pending.append(.add(entry))
             return
         }
-        if needsCompaction.load(ordering: .relaxed) { compact() }
+        if delivery.takeCompactionRequest() { compact() }
         append(entry)
     }
 
@@ -241,28 +219,26 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     @usableFromInline
     func subscribe(_ entry: PropertyObserverEntry<Value>, initial: Value) {
         if finished {
-            entry.receive(initial)
+            if !entry.flags.isDisposed { entry.receive(initial) }
             entry.finish()
             return
         }
         if isDelivering {
-            enter(Unmanaged.passUnretained(entry))
-            entry.receive(initial)
+            call(.passUnretained(entry)) { $0.receive(initial) }
             pending.append(.add(entry))
             return
         }
-        if needsCompaction.load(ordering: .relaxed) { compact() }
+        if delivery.takeCompactionRequest() { compact() }
         beginDelivery()
         append(entry)
-        enter(Unmanaged.passUnretained(entry))
-        entry.receive(initial)
+        call(.passUnretained(entry)) { $0.receive(initial) }
         if !pending.isEmpty { drainPending() }
         endDelivery()
     }
 
     @usableFromInline
     func append(_ entry: PropertyObserverEntry<Value>) {
-        if entry.disposed.load(ordering: .relaxed) { return }
+        if entry.flags.isDisposedRelaxed { return }
         if entry.wantsWillSet { willSetCount += 1 }
         let retained = Unmanaged.passRetained(entry)
         if first == nil {
@@ -275,13 +251,12 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     /// Drops the observers whose disposers have finished with them.
     @usableFromInline
     func compact() {
-        guard needsCompaction.exchange(false, ordering: .acquiringAndReleasing) else { return }
         var survivors: ContiguousArray<Unmanaged<PropertyObserverEntry<Value>>> = []
         if let first { survivors.append(first) }
         survivors.append(contentsOf: rest)
         survivors.removeAll { unmanaged in
             let entry = unmanaged.takeUnretainedValue()
-            guard entry.released.load(ordering: .acquiring) else { return false }
+            guard entry.flags.isReleased else { return false }
             if entry.wantsWillSet { willSetCount -= 1 }
             unmanaged.release()
             return true
@@ -307,10 +282,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
         first = nil
         rest = []
         willSetCount = 0
-        for entry in all {
-            enter(Unmanaged.passUnretained(entry))
-            entry.finish()
-        }
+        for entry in all { call(.passUnretained(entry)) { $0.finish() } }
         endDelivery()
     }
 
@@ -320,17 +292,8 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     /// Returns `true` when the calling thread itself is delivering on this list.
     @usableFromInline
     func waitForCallback(of entry: PropertyObserverEntry<Value>) -> Bool {
-        let observed = activeDelivery.load(ordering: .sequentiallyConsistent)
-        if observed == 0 { return false }
-        if observed & ~1 == currentThreadID { return true }
-        // The rendezvous's owner is the delivery seen here, for as long as it lasts. No `skipped` report is
-        // needed: that delivery's end ends the wait, and any later delivery finds the flag set.
-        rendezvous.waitForCallback(Self.id(of: .passUnretained(entry)), parkingAt: parkingAddress(of: self)) {
-            activeDelivery.load(ordering: .sequentiallyConsistent) == observed ? observed & ~1 : 0
-        } skipped: {
-            false
-        }
-        return false
+        delivery.waitForCallback(
+            Self.id(of: .passUnretained(entry)), flags: entry.flags, parkingAt: parkingAddress(of: self))
     }
 
     // MARK: AnyPropertyObserverList
@@ -373,15 +336,15 @@ final class PropertyObserverCallbacks<Value> {
 /// One observer of an `@Observed` property. It is also the observer's disposable.
 @usableFromInline
 final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
-    // Safety: `handlers` is read by the owner only while `disposed` is false, and cleared only by
-    // whoever wins `disposed`, once no delivery can be running the handlers — see PropertyObserverList.
+    // Safety: `handlers` is read by the owner only while `flags` say it is not disposed, and cleared only
+    // by whoever marks it disposed first, once no delivery can be running the handlers — see
+    // PropertyObserverList.
     // It owns one retain of the handlers (manual, so that reading it costs no reference counting).
     @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<PropertyObserverCallbacks<Value>>?
     @usableFromInline let wantsWillSet: Bool
     @usableFromInline let channel: PropertyObserverList<Value>
-    @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Set once the handlers are released: the owner may drop the entry.
-    @usableFromInline let released = Atomic<Bool>(false)
+    /// Disposed; skipped by a delivery since; handlers released (the owner may drop the entry).
+    @usableFromInline let flags = SubscriberFlags()
 
     @usableFromInline
     init(
@@ -397,25 +360,25 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
         handlers?.release()
     }
 
+    /// Called by the list, inside the disposal fence, only while the entry is not disposed.
     @inlinable
     func receive(_ value: Value) {
-        if disposed.load(ordering: .sequentiallyConsistent) { return }
         handlers?._withUnsafeGuaranteedRef { $0.sink.send(.next(value)) }
     }
 
+    /// Called by the list, inside the disposal fence, only while the entry is not disposed.
     @inlinable
     func receiveWillSet() {
-        if disposed.load(ordering: .sequentiallyConsistent) { return }
         handlers?._withUnsafeGuaranteedRef { $0.onWillSet?() }
     }
 
     /// Called by the owner (inside its finishing delivery) when it deinitializes.
     @usableFromInline
     func finish() {
-        if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        if flags.markDisposed() { return }
         guard let handlers = handlers?.takeRetainedValue() else { return }
         self.handlers = nil
-        released.store(true, ordering: .releasing)
+        flags.markReleased()
         handlers.onFinish?()
     }
 
@@ -423,16 +386,16 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     func releaseHandlers() {
         let handlers = self.handlers
         self.handlers = nil
-        released.store(true, ordering: .releasing)
+        flags.markReleased()
         handlers?.release()
     }
 
     @usableFromInline
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    var isDisposed: Bool { flags.isDisposed }
 
     @usableFromInline
     func dispose() {
-        let alreadyDisposed = disposed.exchange(true, ordering: .sequentiallyConsistent)
+        let alreadyDisposed = flags.markDisposed()
         let insideDelivery = channel.waitForCallback(of: self)
         if alreadyDisposed { return }
         if insideDelivery {
@@ -440,7 +403,7 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
             channel.deferredReleases.append(self)
         } else {
             releaseHandlers()
-            channel.needsCompaction.store(true, ordering: .releasing)
+            channel.delivery.requestCompaction()
         }
     }
 }
