@@ -1,5 +1,6 @@
-// Compares a tether-bench JSON report with the goals it carries (DESIGN.md's goals table, the `goal` of each
-// Tether row) and prints, row by row, which goals are met and which are missed.
+// Compares a tether-bench JSON report with the goals it carries (the `goal` of each Tether row: issue 45's table
+// and DESIGN.md's, kept in one place, Sources/tether-bench/Goals.swift) and prints, row by row, which goals are
+// met and which are missed. This script holds no goal of its own.
 //
 // Usage: swift Benchmarks/Scripts/check-goals.swift REPORT.json
 //
@@ -9,7 +10,9 @@
 //
 // Goals understood (the forms tether-bench writes):
 // - `≤ N×`: the row's paired ratio is at most N: the median, over the rounds, of Tether's time over the reference's
-//   time in the same round (reports from before the paired ratio have only the ratio of the two medians, which is
+//   time in the same round (a scaling row's contender names its own reference: the same implementation at the
+//   row's base size, e.g. `Tether ×10000` against `Tether ×100`, so the ratio is how much the cost per subscriber
+//   or per operator grew) (reports from before the paired ratio have only the ratio of the two medians, which is
 //   used then and printed beside it otherwise). A round runs every contender of the row once, one after the
 //   other, so the pair shares the machine's state of the moment; the ratio of medians takes the two medians from
 //   different rounds, and a machine whose speed drifts by ±30 % between rounds (the shared 2-core machines) moves
@@ -31,6 +34,8 @@ struct Measurement: Decodable {
     let reference: String
     let goal: String?
     let bytesPerLiveSubscription: Double?
+    /// Scaling rows: the size this implementation ran at (absent in other rows and older reports).
+    let scale: Int?
 }
 
 struct Report: Decodable {
@@ -55,13 +60,13 @@ let flatTolerance = 1.5
 
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
-/// `≤ 2×` → 2; `≤ 250 B` → 250 (the number after `≤`, before the unit).
+/// `≤ 2×` → 2; `≤ 1600 B` (or `≤ 1,600 B`) → 1600 (the number after `≤`, before the unit).
 func bound(_ part: String, unit: String) -> Double? {
     var text = part.trimmingCharacters(in: .whitespaces)
     guard text.hasPrefix("≤"), text.hasSuffix(unit) else { return nil }
     text.removeFirst()
     text.removeLast(unit.count)
-    return Double(text.trimmingCharacters(in: .whitespaces))
+    return Double(text.replacingOccurrences(of: ",", with: "").trimmingCharacters(in: .whitespaces))
 }
 
 func judge(_ part: String, of measurement: Measurement, in family: [Measurement]) -> Verdict {
@@ -70,7 +75,9 @@ func judge(_ part: String, of measurement: Measurement, in family: [Measurement]
             return .notJudged("\(part): no ratio (reference not run)")
         }
         let medians = measurement.pairedRatio == nil ? "" : ", ratio of medians \(format(measurement.ratio ?? 0))×"
-        let text = "\(format(ratio))× (goal \(part)\(medians))"
+        // A scaling row's ratio is to the same implementation at another size: say which.
+        let of = measurement.scale == nil ? "" : " of \(measurement.reference)"
+        let text = "\(format(ratio))×\(of) (goal \(part)\(medians))"
         return ratio <= limit ? .met(text) : .missed(text)
     }
     if let limit = bound(part, unit: "B") {
@@ -106,7 +113,7 @@ do {
 }
 
 print(
-    "Goals (DESIGN.md) against \(path): \(report.date), \(report.machine), \(report.cores) cores, "
+    "Goals (Goals.swift: issue 45, DESIGN.md) against \(path): \(report.date), \(report.machine), \(report.cores) cores, "
         + "\(report.repetitions) repetitions\(report.quick ? ", QUICK run: figures are indicative only" : "")")
 if !report.checksumMismatches.isEmpty {
     print("(the report has \(report.checksumMismatches.count) checksum mismatch(es): its figures are suspect)")

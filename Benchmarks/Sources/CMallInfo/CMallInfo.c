@@ -12,3 +12,7 @@ size_t tb_heap_bytes_in_use(void) {
     return 0;
 #endif
 }
+
+__attribute__((noinline)) uintptr_t tb_stack_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}

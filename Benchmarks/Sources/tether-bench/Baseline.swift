@@ -207,6 +207,8 @@ enum Baseline {
         }
     }
 
+    /// The subscriptions are disposed newest first (after the second reading): each removal is then at the end
+    /// of the list, where oldest first would make the teardown quadratic (likewise in every `…Live`).
     static func w3Live(_ count: Int, _ heap: () -> Int) -> Int {
         let list = ObserverList<Int>()
         let counter = Counter()
@@ -215,7 +217,7 @@ enum Baseline {
         let before = heap()
         for _ in 0..<count { tokens.append(list.add { counter.sum &+= UInt64($0 &+ 1) }) }
         let after = heap()
-        for token in tokens { token.dispose() }
+        for token in tokens.reversed() { token.dispose() }  // newest first: fast
         return after - before
     }
 
@@ -390,6 +392,63 @@ enum Baseline {
                 source.start(next: { counter.sum &+= UInt64($0) }, completed: { counter.count &+= 1 })
             }
             return counter.checksum
+        }
+    }
+}
+
+// MARK: - Scaling rows
+
+extension Baseline {
+    /// A chain of `operators` hand-written stages in front of `sink`, each a closure that adds 1 and calls
+    /// the next: a chain of `map`s without operator objects or events.
+    static func mapChain(operators: Int, into sink: @escaping (Int) -> Void) -> (Int) -> Void {
+        var stage = sink
+        for _ in 0..<operators {
+            let next = stage
+            stage = { next($0 &+ 1) }
+        }
+        return stage
+    }
+
+    /// W1 scaled: `values` values through `operators` stages; the subscriber sums them.
+    static func mapChain(operators: Int, values: Int) -> () -> UInt64 {
+        let list = ObserverList<Int>()
+        let counter = Counter()
+        list.add(mapChain(operators: operators) { counter.sum &+= UInt64($0) })
+        return {
+            for value in 0..<values { list.send(value) }
+            return counter.checksum
+        }
+    }
+
+    /// How far below the first stage of a chain of `operators` its subscriber runs, in bytes of stack (each
+    /// stage's call to the next is a tail call, so the chain may take no stack at all).
+    static func mapChainStackDepth(operators: Int) -> Int {
+        let top = Counter()
+        let bottom = Counter()
+        let rest = mapChain(operators: max(operators, 1) - 1) { _ in bottom.sum = UInt64(tb_stack_address()) }
+        let chain: (Int) -> Void = { value in
+            top.sum = UInt64(tb_stack_address())
+            rest(value &+ 1)
+        }
+        chain(0)
+        return Int(bitPattern: UInt(top.sum)) - Int(bitPattern: UInt(bottom.sum))
+    }
+
+    /// Bytes of `count` live subscriptions, each through a chain of `operators` stages built for it.
+    static func mapChainLive(operators: Int) -> (Int, () -> Int) -> Int {
+        { count, heap in
+            let list = ObserverList<Int>()
+            let counter = Counter()
+            var tokens: [ObserverToken<Int>] = []
+            tokens.reserveCapacity(count)
+            let before = heap()
+            for _ in 0..<count {
+                tokens.append(list.add(mapChain(operators: operators) { counter.sum &+= UInt64($0) }))
+            }
+            let after = heap()
+            for token in tokens.reversed() { token.dispose() }  // newest first: fast
+            return after - before
         }
     }
 }

@@ -18,6 +18,20 @@ struct Contender {
     /// For W3: holds `count` live subscriptions and returns the heap growth measured (with the given
     /// function) around creating them, then releases them.
     var live: ((Int, () -> Int) -> Int)? = nil
+    /// How many live subscriptions `live` holds (10,000 unless a long chain makes that too much memory).
+    var liveCount = 10_000
+    /// Scaling rows: the divisor of ns per operation for this contender, when it differs from the row's
+    /// (each contender of a scaling row runs at its own size, normalized to the same unit).
+    var operations: Int? = nil
+    /// Scaling rows: the contender this one's ratios divide by, when it is not the row's reference.
+    var reference: String? = nil
+    /// Scaling rows: the size this contender runs at (subscribers, operators) and the line it belongs to
+    /// (`Tether`, `closures`), for the JSON report and the chart.
+    var scale: Int? = nil
+    var series: String? = nil
+    /// Scaling rows: the contender whose checksum this one's must equal (the same size in another series),
+    /// when that is not its reference (the same series at another size computes another sum).
+    var sameResultAs: String? = nil
 }
 
 /// One line group of the table: a workload at one size, with its contenders.
@@ -30,7 +44,7 @@ struct Row {
     let operations: Int
     /// What one operation is (`value`, `delivery`, `cycle`, …).
     let unit: String
-    /// Name of the contender the ratio column divides by.
+    /// Name of the contender the ratio column divides by (a contender may name its own: scaling rows).
     let reference: String
     /// Goals for Tether rows, keyed by contender name (shown next to the ratio).
     var goals: [String: String] = [:]
@@ -60,6 +74,13 @@ struct Measurement: Codable {
     var deliveredAtReturnPercent: Double? = nil
     /// W10 churn rows: the median rate of the churning threads, in subscribe/dispose cycles per second.
     var churnCyclesPerSecond: Double? = nil
+    /// Scaling rows: the size this implementation ran at (subscribers, operators) and its line in the chart.
+    var scale: Int? = nil
+    var series: String? = nil
+    /// Scaling rows: the paired ratio to the reference series at the same size (`Tether ×100` to
+    /// `closures ×100`), and that contender's name.
+    var sameSizePairedRatio: Double? = nil
+    var sameSize: String? = nil
 }
 
 struct Report: Codable {
@@ -71,6 +92,8 @@ struct Report: Codable {
     let quick: Bool
     let measurements: [Measurement]
     let checksumMismatches: [String]
+    /// The lines printed after the table (W10's side figures, the chain row's stack figures).
+    let notes: [String]
 }
 
 /// What a timed body measured besides its checksum (W10): the share of the values its subscriber had
@@ -188,7 +211,7 @@ func heapBytesInUse() -> Int { Int(tb_heap_bytes_in_use()) }
 
 /// Heap bytes per live subscription: heap in use with `count` subscriptions held, minus before, over
 /// `count`; median of three tries.
-func bytesPerLiveSubscription(_ live: (Int, () -> Int) -> Int, count: Int = 10_000) -> Double {
+func bytesPerLiveSubscription(_ live: (Int, () -> Int) -> Int, count: Int) -> Double {
     var samples: [Double] = []
     for _ in 0..<3 {
         samples.append(Double(live(count, heapBytesInUse)) / Double(count))
@@ -228,6 +251,7 @@ final class Runner {
             let start = monotonicNanoseconds()
             let checksum = body()
             let end = monotonicNanoseconds()
+            let operations = row.contenders[index].operations ?? row.operations
             let side = SideFigureSink.shared.take()
             if !side.isEmpty { sideFigures[index].append(side) }
             if let previous = checksums[index], previous != checksum {
@@ -235,7 +259,7 @@ final class Runner {
                     "\(row.label): \(row.contenders[index].name) is not deterministic (\(previous) then \(checksum))")
             }
             checksums[index] = checksum
-            return Double(end - start) / Double(row.operations)
+            return Double(end - start) / Double(operations)
         }
 
         for index in 0..<count { _ = once(index) }  // warm-up
@@ -247,31 +271,49 @@ final class Runner {
             }
         }
 
-        let referenceIndex = row.contenders.firstIndex { $0.name == row.reference }
-        let expected = checksums[referenceIndex ?? 0]
-        for index in 0..<count where checksums[index] != expected {
-            mismatches.append(
-                "\(row.label): checksum of \(row.contenders[index].name) is \(checksums[index].map(String.init) ?? "-"), "
-                    + "\(row.contenders[referenceIndex ?? 0].name) has \(expected.map(String.init) ?? "-")")
+        func referenceIndex(of index: Int) -> Int? {
+            let name = row.contenders[index].reference ?? row.reference
+            return row.contenders.firstIndex { $0.name == name }
         }
-        let referenceMedian = referenceIndex.map { median(samples[$0]) }
+        // Every checksum must equal the row's reference's (every contender of a row computes the same thing)
+        // or, in a scaling row, that of the same size in the reference series (`sameResultAs`).
+        for index in 0..<count {
+            let name = row.contenders[index].sameResultAs ?? row.contenders[index].reference ?? row.reference
+            guard let checked = row.contenders.firstIndex(where: { $0.name == name }) else { continue }
+            if checksums[index] != checksums[checked] {
+                mismatches.append(
+                    "\(row.label): checksum of \(row.contenders[index].name) is "
+                        + "\(checksums[index].map(String.init) ?? "-"), \(row.contenders[checked].name) has "
+                        + "\(checksums[checked].map(String.init) ?? "-")")
+            }
+        }
         for index in 0..<count {
             let contender = row.contenders[index]
+            let reference = referenceIndex(of: index)
             let sorted = samples[index].sorted()
             let med = median(sorted)
             let bytes = contender.live.flatMap { live in options.measureMemory ? live : nil }.map {
-                bytesPerLiveSubscription($0)
+                bytesPerLiveSubscription($0, count: contender.liveCount)
             }
             var measurement = Measurement(
-                workload: row.workload, row: row.label, implementation: contender.name, unit: row.unit,
-                operations: row.operations, medianNs: med, minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,
-                ratio: referenceMedian.map { med / $0 }, reference: row.reference, goal: row.goals[contender.name],
-                checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
-            let shares = sideFigures[index].compactMap(\.deliveredShare)
-            let rates = sideFigures[index].compactMap(\.churnCyclesPerSecond)
-            measurement.pairedRatio = referenceIndex.map { reference in
+                workload: row.workload, row: row.label, implementation: contender.name,
+                unit: row.unit, operations: contender.operations ?? row.operations, medianNs: med,
+                minNs: sorted.first ?? 0, maxNs: sorted.last ?? 0,
+                ratio: reference.map { med / median(samples[$0]) }, reference: contender.reference ?? row.reference,
+                goal: row.goals[contender.name], checksum: checksums[index] ?? 0, bytesPerLiveSubscription: bytes)
+            measurement.pairedRatio = reference.map { reference in
                 median(zip(samples[index], samples[reference]).map { $0 / $1 })
             }
+            measurement.scale = contender.scale
+            measurement.series = contender.series
+            if let peer = contender.sameResultAs, peer != contender.name,
+                let peerIndex = row.contenders.firstIndex(where: { $0.name == peer })
+            {
+                measurement.sameSize = peer
+                measurement.sameSizePairedRatio = median(zip(samples[index], samples[peerIndex]).map { $0 / $1 })
+            }
+            let shares = sideFigures[index].compactMap(\.deliveredShare)
+            let rates = sideFigures[index].compactMap(\.churnCyclesPerSecond)
             measurement.deliveredAtReturnPercent = shares.min().map { $0 * 100 }
             measurement.churnCyclesPerSecond = rates.isEmpty ? nil : median(rates)
             measurements.append(measurement)
@@ -280,9 +322,13 @@ final class Runner {
         }
     }
 
-    /// "row | implementation: 99.8 % delivered when the senders returned (lowest of 9 runs), …".
+    /// "row | implementation: 0.21× closures ×10,000 (paired)" for a scaling row's size against the reference
+    /// series at the same size; "…: 99.8 % delivered when the senders returned (lowest of 9 runs), …" (W10).
     func sideNote(_ m: Measurement, runs: Int) -> String? {
         var parts: [String] = []
+        if let ratio = m.sameSizePairedRatio, let peer = m.sameSize {
+            parts.append("\(format(ratio, 2))× \(peer) (paired)")
+        }
         if let percent = m.deliveredAtReturnPercent {
             parts.append("\(format(percent, 2)) % delivered when the senders returned (lowest of \(runs) runs)")
         }
@@ -324,7 +370,7 @@ final class Runner {
             date: ISO8601DateFormatter().string(from: Date()), machine: cpuModel(),
             cores: ProcessInfo.processInfo.activeProcessorCount,
             swift: compilerVersion(), repetitions: repetitions, quick: options.quick,
-            measurements: measurements, checksumMismatches: mismatches)
+            measurements: measurements, checksumMismatches: mismatches, notes: notes)
     }
 }
 

@@ -67,7 +67,7 @@ enum OpenCombineImpl {
             )
         }
         let after = heap()
-        for cancellable in cancellables { cancellable.cancel() }
+        for cancellable in cancellables.reversed() { cancellable.cancel() }  // newest first: fast
         return after - before
     }
 
@@ -153,5 +153,20 @@ enum OpenCombineImpl {
             }
             return counter.checksum
         }
+    }
+}
+
+extension OpenCombineImpl {
+    /// Bytes of `count` `sink`s on one `@Published` property.
+    static func w6ObserversLive(_ count: Int, _ heap: () -> Int) -> Int {
+        let model = PublishedModel()
+        let counter = Counter()
+        var cancellables: [AnyCancellable] = []
+        cancellables.reserveCapacity(count)
+        let before = heap()
+        for _ in 0..<count { cancellables.append(model.$value.sink { (value: Int) in counter.sum &+= UInt64(value) }) }
+        let after = heap()
+        for cancellable in cancellables.reversed() { cancellable.cancel() }  // newest first: fast
+        return after - before
     }
 }

@@ -82,7 +82,7 @@ enum TetherImpl {
             subscriptions.append(subject.map { $0 &+ 1 }.subscribe(next: { counter.sum &+= UInt64($0) }))
         }
         let after = heap()
-        for subscription in subscriptions { subscription.dispose() }
+        for subscription in subscriptions.reversed() { subscription.dispose() }  // newest first: fast
         return after - before
     }
 
@@ -209,5 +209,83 @@ enum TetherImpl {
             }
             return counter.checksum
         }
+    }
+}
+
+// MARK: - Scaling rows
+
+extension TetherImpl {
+    /// `operators` `map(+1)`s after `subject`, built by a loop (as a user reducing over an array would).
+    static func mapChain(after subject: Subject<Int, Never>, operators: Int) -> Signal<Int, Never> {
+        var signal = subject.map { (value: Int) -> Int in value &+ 1 }
+        for _ in 1..<max(operators, 1) { signal = signal.map { (value: Int) -> Int in value &+ 1 } }
+        return signal
+    }
+
+    /// W1 scaled: `values` values through `operators` `map`s; the subscriber sums them.
+    static func mapChain(operators: Int, values: Int) -> () -> UInt64 {
+        let subject = Subject<Int, Never>()
+        let counter = Counter()
+        // Not disposed in the body: taking down a long chain would be timed. The subject holds the pipeline;
+        // both go when the runner releases the body, after the clock stopped.
+        mapChain(after: subject, operators: operators)
+            .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+        return {
+            for value in 0..<values { subject.send(value) }
+            return counter.checksum
+        }
+    }
+
+    /// Bytes of `count` live subscriptions, each through a chain of `operators` `map`s built for it (as W3
+    /// builds its `map` for each subscription).
+    static func mapChainLive(operators: Int) -> (Int, () -> Int) -> Int {
+        { count, heap in
+            let subject = Subject<Int, Never>()
+            let counter = Counter()
+            var subscriptions: [any Disposable] = []
+            subscriptions.reserveCapacity(count)
+            let before = heap()
+            for _ in 0..<count {
+                subscriptions.append(
+                    mapChain(after: subject, operators: operators)
+                        .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) }))
+            }
+            let after = heap()
+            for subscription in subscriptions.reversed() { subscription.dispose() }  // newest first: fast
+            return after - before
+        }
+    }
+
+    /// How far below the first `map` of a chain of `operators` its subscriber runs while one value goes
+    /// through, in bytes of stack (outside any timing: for the notes after the table).
+    static func mapChainStackDepth(operators: Int) -> Int {
+        let subject = Subject<Int, Never>()
+        let top = Counter()
+        let bottom = Counter()
+        var signal = subject.map { (value: Int) -> Int in
+            top.sum = UInt64(tb_stack_address())
+            return value &+ 1
+        }
+        for _ in 1..<max(operators, 1) { signal = signal.map { (value: Int) -> Int in value &+ 1 } }
+        let subscription = signal.subscribe(next: { (_: Int) in bottom.sum = UInt64(tb_stack_address()) })
+        subject.send(0)
+        subscription.dispose()
+        return Int(bitPattern: UInt(top.sum)) - Int(bitPattern: UInt(bottom.sum))
+    }
+
+    /// Bytes of `count` observers of one `@Observed` property.
+    static func w6ObserversLive(_ count: Int, _ heap: () -> Int) -> Int {
+        let model = TetherModel()
+        let counter = Counter()
+        var subscriptions: [any Disposable] = []
+        subscriptions.reserveCapacity(count)
+        let before = heap()
+        for _ in 0..<count {
+            subscriptions.append(
+                model.observe(\.value).subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) }))
+        }
+        let after = heap()
+        for subscription in subscriptions.reversed() { subscription.dispose() }  // newest first: fast
+        return after - before
     }
 }

@@ -6,7 +6,7 @@ enum TetherRows {
         [Contender(name: "Tether", prepare: { TetherImpl.w5(outer: outer, inner: inner) })]
     }
     static func w6(_ n: Int) -> [Contender] {
-        [Contender(name: "Tether @Observed", prepare: { TetherImpl.w6(n) })]
+        [Contender(name: "Tether @Observed", prepare: { TetherImpl.w6(n) }, live: TetherImpl.w6ObserversLive)]
     }
     static func w6ObservableObject(_ n: Int) -> [Contender] {
         [Contender(name: "Tether observe(@Observable)", prepare: { TetherImpl.w6ObservableObject(n) })]
