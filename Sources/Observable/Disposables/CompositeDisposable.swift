@@ -291,8 +291,10 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
         disposedFlag.store(true, ordering: .releasing)
         heldOneChildAtMost = keyOrDisposer.word.load(ordering: .relaxed) <= 1
-        let head = firstAction
-        let tail = rest
+        // Moved out, not copied: no reference counting for the children on the way out of the lock.
+        let head = firstAction.take()
+        var tail: [(key: UInt64, child: Child)] = []
+        swap(&tail, &rest)
         if head == nil && tail.isEmpty {
             // Nothing to dispose: nothing for a second disposer to wait for.
             keyOrDisposer.word.store(0, ordering: .relaxed)
@@ -302,8 +304,6 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         // The key counter becomes the disposer's owner word: under the lock, before any second disposer
         // can read it.
         keyOrDisposer.acquireUnconditionally(by: currentThreadID)
-        firstAction = nil
-        rest = []
         lock.unlock()
         head?()
         for entry in tail { entry.child.dispose() }
