@@ -72,7 +72,7 @@ package struct SubscriberFlags: ~Copyable, Sendable {
 
     /// Whether the owner reported skipping the subscriber (for the disposer's wait).
     @inlinable
-    var wasSkipped: Bool {
+    package var wasSkipped: Bool {
         skipped.load(ordering: .relaxed)
     }
 }
