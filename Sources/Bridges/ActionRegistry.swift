@@ -1,5 +1,4 @@
 import Observable
-import Synchronization
 import TetherEngine
 
 /// The selector-less target-action registry: closures keyed by ``ControlEvents``, fired by
@@ -38,7 +37,8 @@ public final class ActionRegistry<Sender: AnyObject> {
         /// The actor hop of an action registered from actor-isolated code: the removal cancels it, so
         /// nothing queued for the actor runs after it.
         let hop: ActorHop?
-        let removed = Atomic<Bool>(false)
+        /// Set (once) when the action is removed: a send that reads it set skips the action.
+        let removed = OnceFlag()
 
         init(
             events: ControlEvents, action: @escaping (Sender, ControlEvents) -> Void, onEnd: (() -> Void)?,
@@ -190,7 +190,7 @@ public final class ActionRegistry<Sender: AnyObject> {
 
     private func deliver(_ sender: Sender, _ events: ControlEvents) {
         let targets = lock.withLock { entries.filter { !$0.events.isDisjoint(with: events) } }
-        for entry in targets where !entry.removed.load(ordering: .acquiring) {
+        for entry in targets where !entry.removed.isSet {
             entry.action(sender, entry.events.intersection(events))
         }
     }
@@ -253,22 +253,23 @@ extension ActionRegistry: @unchecked Sendable where Sender: Sendable {}
 
 /// Removes one entry from its registry; holds neither strongly.
 private final class ActionRemoval<Sender: AnyObject>: Disposable, @unchecked Sendable {
-    // Safety: the weak references are never reassigned; `entry`'s flag is atomic.
+    // Safety: the weak references are never reassigned (`Entry` and, for a non-`Sendable` sender, the
+    // registry are not `Sendable`, but only `entry`'s one-shot flag, its hop and the registry's locked
+    // removal are touched from here); `disposed` is a one-shot flag.
     weak let registry: ActionRegistry<Sender>?
     weak let entry: ActionRegistry<Sender>.Entry?
-    private let disposed = Atomic<Bool>(false)
+    private let disposed = OnceFlag()
 
     init(registry: ActionRegistry<Sender>, entry: ActionRegistry<Sender>.Entry) {
         self.registry = registry
         self.entry = entry
     }
 
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    var isDisposed: Bool { disposed.isSet }
 
     func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-        guard let entry else { return }
-        entry.removed.store(true, ordering: .releasing)
+        guard disposed.set(), let entry else { return }
+        entry.removed.set()
         entry.hop?.cancel()
         registry?.remove(entry)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Observable
-import Synchronization
 import TetherEngine
 
 extension NotificationCenter {
@@ -132,39 +131,37 @@ protocol NotificationForwarding: Sendable {
 ///
 /// Foundation's lock orders `addObserver` before a post's snapshot of its observers, but it is invisible
 /// to TSan (see the Linux notes article, Observable.docc/LinuxNotes.md), which then reports the
-/// subscriber's setup as racing with its first delivery. The release store after construction and the
-/// acquire load per post make the real ordering visible, so no suppression is needed; on x86-64 the load
-/// is a plain move.
-final class NotificationForwarder: NotificationForwarding, @unchecked Sendable {
-    // Safety: `body` is immutable and published by `published`'s release store.
+/// subscriber's setup as racing with its first delivery. Setting `published` after construction
+/// (releasing) and reading it per post (acquiring) make the real ordering visible, so no suppression is
+/// needed; on x86-64 the read is a plain move.
+final class NotificationForwarder: NotificationForwarding, Sendable {
     private let body: @Sendable (Notification) -> Void
-    private let published = Atomic<Bool>(false)
+    private let published = OnceFlag()
 
     init(_ body: @escaping @Sendable (Notification) -> Void) {
         self.body = body
-        published.store(true, ordering: .releasing)
+        published.set()
     }
 
     @inline(__always)
     func forward(_ notification: Notification) {
-        if published.load(ordering: .acquiring) { body(notification) }
+        if published.isSet { body(notification) }
     }
 }
 
 /// The unfiltered bridge's block target: the observer, published like ``NotificationForwarder``.
-final class NotificationRelay: NotificationForwarding, @unchecked Sendable {
-    // Safety: `observer` is immutable, thread-safe, and published by `published`'s release store.
+final class NotificationRelay: NotificationForwarding, Sendable {
     private let observer: Observer<Notification, Never>
-    private let published = Atomic<Bool>(false)
+    private let published = OnceFlag()
 
     init(_ observer: Observer<Notification, Never>) {
         self.observer = observer
-        published.store(true, ordering: .releasing)
+        published.set()
     }
 
     @inline(__always)
     func forward(_ notification: Notification) {
-        if published.load(ordering: .acquiring) { observer.send(notification) }
+        if published.isSet { observer.send(notification) }
     }
 }
 
@@ -195,21 +192,13 @@ final class NotificationObservation: Disposable, @unchecked Sendable {
         center.removeObserver(token)
     }
 
-    /// A flag that can be set once, from any thread.
-    final class Flag: @unchecked Sendable {
-        // Safety: the only state is the lock-guarded Bool.
-        private let lock = Lock()
-        private var value = false
+    /// A flag that can be set once, from any thread, that closures can share.
+    final class Flag: Sendable {
+        private let flag = OnceFlag()
 
-        var isSet: Bool { lock.withLock { value } }
+        var isSet: Bool { flag.isSet }
 
         /// Sets the flag; returns `true` for the call that set it.
-        func set() -> Bool {
-            lock.withLock {
-                if value { return false }
-                value = true
-                return true
-            }
-        }
+        func set() -> Bool { flag.set() }
     }
 }

@@ -38,3 +38,6 @@ package struct FIFOBuffer<Element> {
         return element
     }
 }
+
+/// A buffer of `Sendable` values is `Sendable`: it is a value, with no shared state of its own.
+extension FIFOBuffer: Sendable where Element: Sendable {}

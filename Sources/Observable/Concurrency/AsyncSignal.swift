@@ -172,7 +172,7 @@ final class AsyncSignalHandle<Value: Sendable, Failure: Error>: Sendable {
 /// The buffer between a subscription (which pushes) and an async iterator (which pulls).
 ///
 /// The subscription's sink runs serialized on the producer's thread; `next` runs on the consuming task.
-/// Both decide under `lock` and act after it: continuations are resumed and the subscription is
+/// Both decide under `state`'s lock and act after it: continuations are resumed and the subscription is
 /// disposed with no lock held.
 ///
 /// A producer may resume the consumer's continuation before the consumer's task reached its `await`
@@ -182,45 +182,67 @@ final class AsyncSignalHandle<Value: Sendable, Failure: Error>: Sendable {
 /// continuation's context would then look unordered with the task's next `withUnsafeContinuation`, which
 /// reuses that memory. `next` supplies the acquire (`tether_tsan_acquire_current_task`, a no-op outside
 /// Thread Sanitizer), matching the release the runtime performs on every resume.
-final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    // Safety: every mutable property is guarded by `lock`.
+final class AsyncSignalStorage<Value: Sendable, Failure: Error>: Sendable {
     private typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
 
-    private let lock = Lock()
+    /// What the producer and the consumer share, under a lock.
+    private struct State: Sendable {
+        /// Buffered values, oldest first.
+        var buffer = FIFOBuffer<Value>()
+        /// A terminal event that arrived while values were still buffered.
+        var terminal: Result<Value?, Failure>?
+        /// The consumer waiting for a value (only while the buffer is empty).
+        var waiting: Continuation?
+        /// The consumer will never receive more: terminal seen, cancelled or iterator dropped.
+        var finished = false
+        /// The subscription, until it is disposed here or it ends on its own.
+        var lifetime: CompositeDisposable?
+        /// The subscription to dispose once the cancelled consumer resumes (see `cancelFromHandler`).
+        var pendingDisposal: CompositeDisposable?
+
+        /// Buffers `value` as `policy` says.
+        mutating func append(_ value: Value, policy: SignalBufferingPolicy) {
+            switch policy {
+            case .unbounded:
+                buffer.append(value)
+            case .bufferingOldest(let limit):
+                if buffer.count < limit { buffer.append(value) }
+            case .bufferingNewest(let limit):
+                guard limit > 0 else { return }
+                if buffer.count >= limit { _ = buffer.removeFirst() }
+                buffer.append(value)
+            }
+        }
+
+        /// The consumer will receive nothing more.
+        mutating func end() {
+            finished = true
+            buffer = FIFOBuffer()
+            terminal = nil
+            lifetime = nil
+        }
+
+        /// What `next` can answer without waiting, or `nil` if it must wait.
+        mutating func immediateResult() -> Result<Value?, Failure>? {
+            if !buffer.isEmpty { return .success(buffer.removeFirst()) }
+            if let terminal {
+                end()
+                return terminal
+            }
+            if finished { return .success(nil) }
+            return nil
+        }
+    }
+
     private let policy: SignalBufferingPolicy
-    /// Buffered values, oldest first.
-    private var buffer = FIFOBuffer<Value>()
-    /// A terminal event that arrived while values were still buffered.
-    private var terminal: Result<Value?, Failure>?
-    /// The consumer waiting for a value (only while the buffer is empty).
-    private var waiting: Continuation?
-    /// The consumer will never receive more: terminal seen, cancelled or iterator dropped.
-    private var finished = false
-    /// The subscription, until it is disposed here or it ends on its own.
-    private var lifetime: CompositeDisposable?
-    /// The subscription to dispose once the cancelled consumer resumes (see `cancelFromHandler`).
-    private var pendingDisposal: CompositeDisposable?
+    private let state = LockedState(State())
 
     init(bufferingPolicy: SignalBufferingPolicy) {
         policy = bufferingPolicy
     }
 
     func attach(_ lifetime: CompositeDisposable) {
-        lock.withLock { self.lifetime = lifetime }
-    }
-
-    /// Called with `lock` held, buffer not full per the policy's own rule.
-    private func append(_ value: Value) {
-        switch policy {
-        case .unbounded:
-            buffer.append(value)
-        case .bufferingOldest(let limit):
-            if buffer.count < limit { buffer.append(value) }
-        case .bufferingNewest(let limit):
-            guard limit > 0 else { return }
-            if buffer.count >= limit { _ = buffer.removeFirst() }
-            buffer.append(value)
-        }
+        state.withLock { $0.lifetime = lifetime }
     }
 
     /// The producer side: one event of the subscription.
@@ -231,43 +253,22 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
         case .error(let failure): result = .failure(failure)
         case .completed: result = .success(nil)
         }
-        lock.lock()
-        if finished || terminal != nil {
-            lock.unlock()
-            return
+        let policy = policy
+        let resumed = state.withLock { state -> Continuation? in
+            if state.finished || state.terminal != nil { return nil }
+            if let continuation = state.waiting {
+                state.waiting = nil
+                if event.isTerminal { state.end() }
+                return continuation
+            }
+            if case .next(let value) = event {
+                state.append(value, policy: policy)
+            } else {
+                state.terminal = result
+            }
+            return nil
         }
-        if let continuation = waiting {
-            waiting = nil
-            if event.isTerminal { end() }
-            lock.unlock()
-            continuation.resume(returning: result)
-            return
-        }
-        if case .next(let value) = event {
-            append(value)
-        } else {
-            terminal = result
-        }
-        lock.unlock()
-    }
-
-    /// Called with `lock` held: the consumer will receive nothing more.
-    private func end() {
-        finished = true
-        buffer = FIFOBuffer()
-        terminal = nil
-        lifetime = nil
-    }
-
-    /// What `next` can answer without waiting, or `nil` if it must wait. Called with `lock` held.
-    private func immediateResult() -> Result<Value?, Failure>? {
-        if !buffer.isEmpty { return .success(buffer.removeFirst()) }
-        if let terminal {
-            end()
-            return terminal
-        }
-        if finished { return .success(nil) }
-        return nil
+        resumed?.resume(returning: result)
     }
 
     /// The consumer side.
@@ -276,21 +277,16 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
             cancel()
             return nil
         }
-        lock.lock()
-        let ready = immediateResult()
-        lock.unlock()
-        if let ready { return try ready.get() }
+        if let ready = state.withLock({ $0.immediateResult() }) { return try ready.get() }
         let result = await withTaskCancellationHandler(
             operation: {
                 let result = await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
-                    lock.lock()
-                    if let ready = immediateResult() {
-                        lock.unlock()
-                        continuation.resume(returning: ready)
-                    } else {
-                        waiting = continuation
-                        lock.unlock()
+                    let ready = state.withLock { state -> Result<Value?, Failure>? in
+                        if let ready = state.immediateResult() { return ready }
+                        state.waiting = continuation
+                        return nil
                     }
+                    if let ready { continuation.resume(returning: ready) }
                 }
                 // The resumer may have won the race with the `await`; see the type's comment.
                 tether_tsan_acquire_current_task()
@@ -307,36 +303,36 @@ final class AsyncSignalStorage<Value: Sendable, Failure: Error>: @unchecked Send
     /// lock; disposing here would wait for a delivery in flight on another thread — and that delivery may be
     /// resuming this very task, which needs that lock.
     private func cancelFromHandler() {
-        lock.lock()
-        let continuation = waiting
-        waiting = nil
-        if let lifetime { pendingDisposal = lifetime }
-        end()
-        lock.unlock()
+        let continuation = state.withLock { state -> Continuation? in
+            let continuation = state.waiting
+            state.waiting = nil
+            if let lifetime = state.lifetime { state.pendingDisposal = lifetime }
+            state.end()
+            return continuation
+        }
         continuation?.resume(returning: .success(nil))
     }
 
     private func disposePending() {
-        lock.lock()
-        let subscription = pendingDisposal
-        pendingDisposal = nil
-        lock.unlock()
+        let subscription = state.withLock { state -> CompositeDisposable? in
+            defer { state.pendingDisposal = nil }
+            return state.pendingDisposal
+        }
         subscription?.dispose()
     }
 
     /// Ends the consumer's side and disposes the subscription (cancellation, dropped iterator).
     func cancel() {
-        lock.lock()
-        if finished && lifetime == nil && waiting == nil && pendingDisposal == nil {
-            lock.unlock()
-            return
+        let (continuation, subscription) = state.withLock { state -> (Continuation?, CompositeDisposable?) in
+            if state.finished && state.lifetime == nil && state.waiting == nil && state.pendingDisposal == nil {
+                return (nil, nil)
+            }
+            let taken = (state.waiting, state.lifetime ?? state.pendingDisposal)
+            state.waiting = nil
+            state.pendingDisposal = nil
+            state.end()
+            return taken
         }
-        let continuation = waiting
-        let subscription = lifetime ?? pendingDisposal
-        waiting = nil
-        pendingDisposal = nil
-        end()
-        lock.unlock()
         continuation?.resume(returning: .success(nil))
         subscription?.dispose()
     }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 import TetherShims
 
@@ -190,7 +189,7 @@ final class DeepChainLink<Value> {
 }
 
 /// How many operators were made: every 64th links its upstream (see `Signal.linkedForDeepChains`).
-@usableFromInline let deepChainLinksMade = Atomic<UInt>(0)
+@usableFromInline let deepChainLinksMade = RelaxedCounter()
 
 extension Signal {
     /// This signal, or — for one operator in 64 — a signal that holds it through a ``DeepChainLink``.
@@ -201,7 +200,7 @@ extension Signal {
     /// links) bounds the nesting to a few hundred releases at the cost of a relaxed atomic increment.
     @inlinable
     package var linkedForDeepChains: Signal {
-        if _slowPath(deepChainLinksMade.wrappingAdd(1, ordering: .relaxed).oldValue & 63 == 0) {
+        if _slowPath(deepChainLinksMade.add(1) & 63 == 1) {
             return linked()
         }
         return self
@@ -230,8 +229,8 @@ extension Signal {
 /// a subscriber disposing in its callback, `take(1)` — or by the subscriber's `dispose()`).
 @usableFromInline
 final class DeepChainBoundary: Sendable {
-    /// Twice the number of queued events not yet run, plus 1 once the upstream part ended.
-    @usableFromInline let state = Atomic<Int>(0)
+    /// The queued events not yet run, closed once the upstream part ended.
+    @usableFromInline let queued = DrainLatch()
     @usableFromInline let lifetime: CompositeDisposable
 
     @usableFromInline init(_ lifetime: CompositeDisposable) { self.lifetime = lifetime }
@@ -239,19 +238,19 @@ final class DeepChainBoundary: Sendable {
     /// An event is about to be queued.
     @usableFromInline
     func willQueue() {
-        state.wrappingAdd(2, ordering: .relaxed)
+        queued.enter()
     }
 
     /// A queued event ran (or was dropped): the last one ends the subscription if upstream has ended.
     @usableFromInline
     func didRunQueued() {
-        if state.wrappingSubtract(2, ordering: .acquiringAndReleasing).newValue == 1 { lifetime.dispose() }
+        if queued.leave() { lifetime.dispose() }
     }
 
     /// The upstream part's lifetime ended: the subscription ends now, or after the queued events.
     @usableFromInline
     func upstreamEnded() {
-        if state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue == 0 { lifetime.dispose() }
+        if queued.close() { lifetime.dispose() }
     }
 }
 

@@ -45,36 +45,44 @@ public struct DebugFinding: Sendable, CustomStringConvertible {
 }
 
 /// The enabled checks and where findings go.
-final class CheckSettings: @unchecked Sendable {
-    // Safety: every property is only touched under `lock`; `report` is called after it is released.
-    private let lock = Lock()
-    private var checks: DebugChecks = []
-    private var report: @Sendable (DebugFinding) -> Void = { _ in }
-    private var mainQueueTypes: Set<ObjectIdentifier> = []
+final class CheckSettings: Sendable {
+    /// What the settings hold, under a lock; `report` is called after it is released.
+    private struct State {
+        var checks: DebugChecks = []
+        var report: @Sendable (DebugFinding) -> Void = { _ in }
+        var mainQueueTypes: Set<ObjectIdentifier> = []
+    }
+
+    private let state = LockedState(State())
 
     static let shared = CheckSettings()
 
     func set(_ checks: DebugChecks, report: @escaping @Sendable (DebugFinding) -> Void) {
-        lock.withLock {
-            self.checks = checks
-            self.report = report
+        // The replaced report is released after the lock: what it captured may run a deinit.
+        let replaced = state.withLock { state in
+            defer {
+                state.checks = checks
+                state.report = report
+            }
+            return state.report
         }
+        withExtendedLifetime(replaced) {}
     }
 
     func requireMainQueue(_ type: ObjectIdentifier) {
-        _ = lock.withLock { mainQueueTypes.insert(type) }
+        _ = state.withLock { $0.mainQueueTypes.insert(type) }
     }
 
     func isOn(_ check: DebugChecks) -> Bool {
-        lock.withLock { checks.contains(check) }
+        state.withLock { $0.checks.contains(check) }
     }
 
     func requiresMainQueue(_ type: ObjectIdentifier) -> Bool {
-        lock.withLock { checks.contains(.mainQueueBindings) && mainQueueTypes.contains(type) }
+        state.withLock { $0.checks.contains(.mainQueueBindings) && $0.mainQueueTypes.contains(type) }
     }
 
     func emit(_ finding: DebugFinding) {
-        let report = lock.withLock { self.report }
+        let report = state.withLock { $0.report }
         DebugTrace.recordFinding(finding.message, category: "check")
         report(finding)
     }

@@ -9,12 +9,15 @@ import TetherEngine
 #endif
 
 /// The trace being recorded: Chrome trace events (the JSON format Perfetto and `chrome://tracing` open).
-final class DebugTrace: @unchecked Sendable {
-    // Safety: every property is only touched under `lock`, never held while user code runs.
-    private let lock = Lock()
-    private var events: [TraceEvent] = []
-    private var threads: [Int: String] = [:]
-    private var origin: Double = 0
+final class DebugTrace: Sendable {
+    /// What was recorded since the trace started, under a lock never held while user code runs.
+    private struct Recording {
+        var events: [TraceEvent] = []
+        var threads: [Int: String] = [:]
+        var origin: Double = 0
+    }
+
+    private let recording = LockedState(Recording())
 
     static let shared = DebugTrace()
 
@@ -42,29 +45,25 @@ final class DebugTrace: @unchecked Sendable {
     }
 
     func start() {
-        lock.withLock {
-            events.removeAll()
-            threads.removeAll()
-            origin = Self.now()
-        }
+        let origin = Self.now()
+        recording.withLock { $0 = Recording(origin: origin) }
     }
 
     func append(_ event: TraceEvent, threadName: String) {
-        lock.withLock {
-            events.append(event)
-            if threads[event.thread] == nil { threads[event.thread] = threadName }
+        recording.withLock {
+            $0.events.append(event)
+            if $0.threads[event.thread] == nil { $0.threads[event.thread] = threadName }
         }
     }
 
     /// Takes what was recorded as Chrome trace-event JSON (the "JSON object format").
     func finish() -> (json: String, count: Int) {
-        lock.lock()
-        let recorded = events
-        let names = threads
-        let origin = self.origin
-        events = []
-        threads = [:]
-        lock.unlock()
+        let (recorded, names, origin) = recording.withLock { recording in
+            let taken = (recording.events, recording.threads, recording.origin)
+            recording.events = []
+            recording.threads = [:]
+            return taken
+        }
         var lines: [String] = []
         lines.reserveCapacity(recorded.count + names.count)
         for (thread, name) in names.sorted(by: { $0.key < $1.key }) {

@@ -43,7 +43,7 @@ final class StageTracker: StageTracking {
 extension DebugSwitch {
     /// Turns `tool` on or off, after installing the debugging tools' ``StageTracking`` hook: the only way
     /// the debugging tools switch themselves on, so that `Signal.start` finds the hook whenever a tool is on.
-    static func turn(_ tool: UInt, _ on: Bool) {
+    static func turn(_ tool: Int, _ on: Bool) {
         if on { StageTrackingHook.install(StageTracker.shared) }
         set(tool, on)
     }
@@ -55,18 +55,14 @@ extension LiveSubscriptionNode {
         guard DebugSwitch.isOn(DebugSwitch.graph), let node = DebugThreadContext.current.starting.last,
             node.info === info
         else { return nil }
-        node.recordsEvents.store(true, ordering: .relaxed)
+        node.recordsEvents.set()
         return node
     }
 
     /// Before the stage sends `event` on: counts it and marks it as being delivered on this thread (for
     /// the checks and for inner subscriptions). Returns the time it started while tracing, else `0`.
     func willDeliver<Value, Failure>(_ event: Event<Value, Failure>) -> Double {
-        if case .next = event {
-            nexts.add(1, ordering: .relaxed)
-        } else {
-            terminals.add(1, ordering: .relaxed)
-        }
+        if case .next = event { nexts.add(1) }
         // The event's text only where a check's message may need it: describing costs an allocation.
         DebugThreadContext.current.delivering.append((self, DebugSwitch.isChecking ? DebugTrace.describe(event) : ""))
         return DebugSwitch.isOn(DebugSwitch.tracing) ? DebugTrace.now() : 0

@@ -132,12 +132,12 @@ extension TetherDebug {
         enableChecks([])
         _ = DebugTrace.shared.finish()
         // The switches only: the count of threads with inputs pending stays exact.
-        debugFlags.bitwiseAnd(~DebugSwitch.switches, ordering: .relaxed)
+        DebugSwitch.setSwitches { _ in 0 }
         DebugThreadContext.current.clearPendingInputs()
     }
 
     /// How many threads have inputs pending (read, not yet taken by a signal made or a start); for tests.
     package static var threadsWithPendingInputsForTesting: Int {
-        Int(debugFlags.load(ordering: .relaxed) >> 8)
+        debugFlags.value >> 8
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// Shares one subscription to a source signal among many subscribers (RAC's `RACMulticastConnection`).
@@ -37,7 +36,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     @usableFromInline let startSource: (CompositeDisposable) -> Void
     /// The source subscription's lifetime, returned by every `connect()`.
     @usableFromInline let connection = CompositeDisposable()
-    @usableFromInline let hasConnected = Atomic<Bool>(false)
+    @usableFromInline let hasConnected = OnceFlag()
 
     @inlinable
     init<Subject: SignalConvertible & ObserverProtocol>(source: Signal<Value, Failure>, subject: Subject)
@@ -56,7 +55,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// let connection = Signal<Int, Never>(values: [1, 2, 3]).publish()
     /// if !connection.isConnected { connection.connect() }
     /// ```
-    public var isConnected: Bool { hasConnected.load(ordering: .acquiring) }
+    public var isConnected: Bool { hasConnected.isSet }
 
     /// Subscribes the subject to the source, the first time it is called; later calls (from any
     /// thread) do nothing. Every call returns the same disposable, which ends the source subscription.
@@ -73,7 +72,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// ```
     @discardableResult
     public func connect() -> any Disposable {
-        if !hasConnected.exchange(true, ordering: .acquiringAndReleasing) {
+        if hasConnected.set() {
             startSource(connection)
         }
         return connection
@@ -96,38 +95,22 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// Marble: source `-1-2-3-4-`; A subscribes at 1, B at 2, both leave after 3 →
     /// A `-1-2-3|`, B `---2-3|` (disposed), source subscribed from 1 to 3 only.
     public func autoconnect() -> Signal<Value, Failure> {
-        let subscribers = SubscriberCount()
+        let subscribers = LockedState(0)
         let connection = self.connection
         let shared = signal
         return Signal(unsafeStart: { sink, lifetime in
-            subscribers.increment()
+            subscribers.withLock { $0 += 1 }
             lifetime.add(
                 AnyDisposable {
-                    if subscribers.decrement() == 0 { connection.dispose() }
+                    let remaining = subscribers.withLock { count in
+                        count -= 1
+                        return count
+                    }
+                    if remaining == 0 { connection.dispose() }
                 })
             shared.start(sink, in: lifetime)
             self.connect()
         })
-    }
-}
-
-/// A thread-safe count of an autoconnected signal's live subscriptions.
-@usableFromInline
-final class SubscriberCount: Sendable {
-    @usableFromInline let count = Atomic<Int>(0)
-
-    @usableFromInline
-    init() {}
-
-    @usableFromInline
-    func increment() {
-        count.add(1, ordering: .acquiringAndReleasing)
-    }
-
-    /// Decrements and returns the new count.
-    @usableFromInline
-    func decrement() -> Int {
-        count.subtract(1, ordering: .acquiringAndReleasing).newValue
     }
 }
 

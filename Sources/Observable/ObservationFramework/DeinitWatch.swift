@@ -1,5 +1,4 @@
 import Observation
-import Synchronization
 import TetherEngine
 
 /// Watches an `@Observable` object's deinitialization through its registrar: a tracking of the
@@ -14,12 +13,12 @@ enum ObservableDeinitWatch {
     ) {
         let state = DeinitWatchState()
         let token = LifetimeToken {
-            if !state.fired.load(ordering: .acquiring) { ended() }
+            if !state.fired.isSet { ended() }
         }
         withObservationTracking(
             { registrar.access(root, keyPath: key) },
             onChange: {
-                state.fired.store(true, ordering: .releasing)
+                state.fired.set()
                 withExtendedLifetime(token) {}
             })
     }
@@ -36,7 +35,7 @@ protocol DeinitWatchCallback: AnyObject, Sendable {
 
 /// Whether a deinit watch fired (the subscription was disposed) rather than being released.
 final class DeinitWatchState: Sendable {
-    let fired = Atomic<Bool>(false)
+    let fired = OnceFlag()
 }
 
 /// Runs a closure when deinitialized.

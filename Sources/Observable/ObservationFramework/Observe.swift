@@ -7,7 +7,6 @@
 //   whose `onChange` fires in `willSet`, before the new value is stored), re-reading on the main queue.
 // This file holds what both share; it imports no SPI.
 import Observation
-import Synchronization
 import TetherEngine
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -173,10 +172,10 @@ extension Observation.Observable {
 
 /// Numbers the subscriptions' private key paths.
 enum ObservationSubscriptionID {
-    private static let last = Atomic<Int>(0)
+    private static let last = RelaxedCounter()
 
     static func make<Root: Observation.Observable>(for root: Root.Type) -> KeyPath<Root, Void> {
-        let id = last.add(1, ordering: .relaxed).newValue
+        let id = last.add(1)
         return \Root.[tetherSubscription: id]
     }
 }
@@ -200,23 +199,17 @@ enum ObservationRegistrarLookup {
     }
 
     /// The locations found so far, by class.
-    private final class Cache: @unchecked Sendable {
-        // Safety: `locations` is only accessed under `lock`.
-        let lock = Lock()
-        var locations: [ObjectIdentifier: Location?] = [:]
-    }
-
-    private static let cache = Cache()
+    private static let cache = LockedState<[ObjectIdentifier: Location?]>([:])
 
     static func registrar(of object: AnyObject) -> ObservationRegistrar? {
         let type = ObjectIdentifier(Swift.type(of: object))
-        let cached = cache.lock.withLock { cache.locations[type] }
+        let cached = cache.withLock { $0[type] }
         let location: Location?
         if let cached {
             location = cached
         } else {
             location = find(in: object)
-            cache.lock.withLock { cache.locations[type] = .some(location) }
+            cache.withLock { $0[type] = .some(location) }
         }
         guard let location else { return nil }
         var mirror = Mirror(reflecting: object)

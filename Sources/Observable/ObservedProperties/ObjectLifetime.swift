@@ -24,7 +24,7 @@ enum ObjectLifetime {
         switch usingFieldOffsets ? field(of: objectType) : .reflectionUnavailable {
         case .field(let offset, let storage):
             let base = Unmanaged.passUnretained(object).toOpaque()
-            return withExtendedLifetime(object) { storage.lifetimeChannel(at: base + offset) }
+            return withExtendedLifetime(object) { storage.value.lifetimeChannel(at: base + offset) }
         case .none:
             return nil
         case .reflectionUnavailable:
@@ -33,21 +33,24 @@ enum ObjectLifetime {
     }
 
     enum Field {
-        case field(offset: Int, storage: any LifetimeStorageField.Type)
+        /// The field's offset in the object, and its type. The metatype is only used to call a static
+        /// method, which touches no shared state: safe from any thread (the protocol does not refine
+        /// `SendableMetatype`, which would add that conformance to the public `Observed`).
+        case field(offset: Int, storage: UncheckedSendable<any LifetimeStorageField.Type>)
         case none
         case reflectionUnavailable
     }
 
     private static func field(of type: AnyObject.Type) -> Field {
         let key = ObjectIdentifier(type)
-        if let cached = cache.lock.withLock({ cache.fields[key] }) { return cached }
+        if let cached = cache.withLock({ $0[key] }) { return cached }
         let found: Field =
             switch RuntimeAssumptions.firstObservedField(of: type) {
-            case .field(let offset, let storage): .field(offset: offset, storage: storage)
+            case .field(let offset, let storage): .field(offset: offset, storage: UncheckedSendable(storage))
             case .none: .none
             case .unsupported: .reflectionUnavailable
             }
-        cache.lock.withLock { cache.fields[key] = found }
+        cache.withLock { $0[key] = found }
         return found
     }
 
@@ -60,13 +63,8 @@ enum ObjectLifetime {
         return mirror.superclassMirror.flatMap(installedChannel(in:))
     }
 
-    private final class Cache: @unchecked Sendable {
-        // Safety: `fields` is only accessed under `lock`.
-        let lock = Lock()
-        var fields: [ObjectIdentifier: Field] = [:]
-    }
-
-    private static let cache = Cache()
+    /// The fields found so far, by class.
+    private static let cache = LockedState<[ObjectIdentifier: Field]>([:])
 }
 
 /// A stored field that can serve as an object's lifetime storage (`Observed`).

@@ -115,8 +115,15 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// ObservationWarning.handler = { print("observation problem:", $0.message) }
     /// ```
     public static var handler: @Sendable (ObservationWarning) -> Void {
-        get { warningStore.lock.withLock { warningStore.handler } }
-        set { warningStore.lock.withLock { warningStore.handler = newValue } }
+        get { warningStore.withLock { $0.handler } }
+        set {
+            // The replaced handler is released after the lock: what it captured may run a deinit.
+            let replaced = warningStore.withLock { store in
+                defer { store.handler = newValue }
+                return store.handler
+            }
+            withExtendedLifetime(replaced) {}
+        }
     }
 
     /// The handler installed when the program starts: prints each distinct warning once to stderr.
@@ -125,7 +132,7 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
     /// ObservationWarning.handler = ObservationWarning.printOnce
     /// ```
     public static let printOnce: @Sendable (ObservationWarning) -> Void = { warning in
-        let isNew = warningStore.lock.withLock { warningStore.printed.insert(warning).inserted }
+        let isNew = warningStore.withLock { $0.printed.insert(warning).inserted }
         guard isNew else { return }
         let line = "\(warning)\n"
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
@@ -178,11 +185,9 @@ public struct ObservationWarning: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The handler and the set of warnings already printed.
-private final class WarningStore: @unchecked Sendable {
-    // Safety: both variables are only accessed under `lock`.
-    let lock = Lock()
+private struct WarningStore {
     var handler: @Sendable (ObservationWarning) -> Void = ObservationWarning.printOnce
     var printed: Set<ObservationWarning> = []
 }
 
-private let warningStore = WarningStore()
+private let warningStore = LockedState(WarningStore())

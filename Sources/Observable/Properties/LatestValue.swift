@@ -27,14 +27,11 @@ import TetherEngine
 /// }
 /// ```
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-public final class LatestValue<Value: Sendable>: Observation.Observable, @unchecked Sendable {
-    // Safety: `storedValue` and `storedActive` are only accessed under `lock`; `subscription` is
-    // thread-safe; the registrar is thread-safe.
+public final class LatestValue<Value: Sendable>: Observation.Observable, Sendable {
     // Named as the `@Observable` macro names it, so that Tether's `observe` and `deallocated` find it.
     private let _$observationRegistrar = ObservationRegistrar()
-    private let lock = Lock()
-    private var storedValue: Value
-    private var storedActive = true
+    /// The latest value, and whether the source can still send.
+    private let stored: LockedState<(value: Value, isActive: Bool)>
     private let subscription = SerialDisposable()
 
     /// Follows `source`, starting at `initial`; see the type's notes for the isolation.
@@ -48,7 +45,7 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
         _ source: some SignalConvertible<Value, Never>, initial: Value,
         isolation: isolated (any Actor)? = #isolation
     ) {
-        storedValue = initial
+        stored = LockedState((initial, true))
         // On the caller's actor, if any: at once when sent there, else queued to it in order.
         let values = source.signal.delivered(on: CallerIsolation(isolation))
         weak let weakSelf = self
@@ -69,7 +66,7 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
     /// ```
     public var value: Value {
         _$observationRegistrar.access(self, keyPath: \.value)
-        return lock.withLock { storedValue }
+        return stored.withLock { $0.value }
     }
 
     /// Whether the source can still send: `false` once it completed or this was cancelled.
@@ -81,7 +78,7 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
     /// ```
     public var isActive: Bool {
         _$observationRegistrar.access(self, keyPath: \.isActive)
-        return lock.withLock { storedActive }
+        return stored.withLock { $0.isActive }
     }
 
     /// Disposes the subscription to the source; `value` keeps its last value and `isActive` becomes
@@ -100,15 +97,15 @@ public final class LatestValue<Value: Sendable>: Observation.Observable, @unchec
 
     private func store(_ value: Value) {
         _$observationRegistrar.withMutation(of: self, keyPath: \.value) {
-            lock.withLock { storedValue = value }
+            stored.withLock { $0.value = value }
         }
     }
 
     private func finish() {
-        let wasActive = lock.withLock { storedActive }
+        let wasActive = stored.withLock { $0.isActive }
         guard wasActive else { return }
         _$observationRegistrar.withMutation(of: self, keyPath: \.isActive) {
-            lock.withLock { storedActive = false }
+            stored.withLock { $0.isActive = false }
         }
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 extension Scheduler {
@@ -86,29 +85,32 @@ final class RecursiveSchedule: Sendable {
 
 /// Counts the `reschedule` calls made while a run is in progress; after it (`finish()`), calls pass
 /// through to be scheduled at once.
-private final class RescheduleCalls: Sendable {
+private struct RescheduleCalls: Sendable {
     /// The count of calls while running; `-1` once the run has returned.
-    private let state = Atomic<Int>(0)
+    private let state = LockedState(0)
 
     /// Counts a call made during the run and returns `false`; after the run, returns `true`.
     func countOrPassThrough() -> Bool {
-        var current = state.load(ordering: .relaxed)
-        while current >= 0 {
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-            if exchanged { return false }
-            current = original
+        state.withLock { count in
+            if count < 0 { return true }
+            count += 1
+            return false
         }
-        return true
     }
 
     /// Takes the calls counted so far (the run goes on counting).
     func take() -> Int {
-        state.exchange(0, ordering: .acquiringAndReleasing)
+        state.withLock { count in
+            defer { count = 0 }
+            return count
+        }
     }
 
     /// Ends the run: returns the calls counted during it; later calls pass through.
     func finish() -> Int {
-        max(state.exchange(-1, ordering: .acquiringAndReleasing), 0)
+        state.withLock { count in
+            defer { count = -1 }
+            return max(count, 0)
+        }
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// A scheduler on virtual time, for deterministic tests of anything involving time (RAC's
@@ -21,12 +20,25 @@ import TetherEngine
 ///   are O(log n) for n pending actions: the queue is a binary min-heap on (time, scheduling order),
 ///   and a cancelled action leaves it at once, so cancelled timers cost nothing later.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
-    // Safety: all mutable state, and every `ScheduledAction`'s except its disposed flag, is accessed
-    // under `lock`; actions run outside it.
-    private let lock = Lock()
-    private var clock: Duration
-    private var sequence: UInt64 = 0
-    private var queue = IndexedHeap<ScheduledAction>()
+    // Safety: the only mutable state is `state`, read and written under its lock (`LockedState`), where every
+    // `ScheduledAction`'s own state is touched too; actions run outside it. `LockedState<State>` is not
+    // `Sendable` only because `IndexedHeap` (IndexedHeap.swift) does not declare the conformance its
+    // contents (`ScheduledAction`s, `Sendable`) would give it.
+
+    /// The scheduler's mutable state.
+    private struct State {
+        var clock: Duration
+        var sequence: UInt64 = 0
+        var queue = IndexedHeap<ScheduledAction>()
+
+        /// The next scheduling order number.
+        mutating func nextSequence() -> UInt64 {
+            sequence += 1
+            return sequence
+        }
+    }
+
+    private let state: LockedState<State>
 
     /// Creates a scheduler whose clock starts at `start` (zero by default).
     ///
@@ -34,7 +46,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// let scheduler = TestScheduler()
     /// ```
     public init(start: Duration = .zero) {
-        clock = start
+        state = LockedState(State(clock: start))
     }
 
     deinit {
@@ -42,7 +54,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // `ScheduledAction`, which holds the action): release the actions with the scheduler, as a queue
         // that owned them alone would. Taken out first, released after: a released action's deinit may
         // dispose other handles.
-        let actions = queue.removeAll().map { $0.takeAction() }
+        let actions = state.withLock { $0.queue.removeAll().map { $0.takeAction() } }
         withExtendedLifetime(actions) {}
     }
 
@@ -53,7 +65,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// scheduler.advance(by: .seconds(3))
     /// print(scheduler.now)   // 3.0 seconds
     /// ```
-    public var now: Duration { lock.withLock { clock } }
+    public var now: Duration { state.withLock { $0.clock } }
 
     /// The number of actions waiting to run (cancelled ones are not counted).
     ///
@@ -64,13 +76,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ///
     /// - Complexity: O(1).
     public var pendingCount: Int {
-        lock.withLock { queue.count }
+        state.withLock { $0.queue.count }
     }
 
     /// The number of priority comparisons the queue has made so far: the work of scheduling,
     /// cancelling and running, for tests that check complexity by counting work rather than time.
     package var queueComparisons: Int {
-        lock.withLock { queue.comparisons }
+        state.withLock { $0.queue.comparisons }
     }
 
     /// Schedules `action` at the current virtual time; it runs on the next advance.
@@ -130,7 +142,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         while let (item, action) = popDue(notAfter: time) {
             run(item, action)
         }
-        lock.withLock { clock = max(clock, time) }
+        state.withLock { $0.clock = max($0.clock, time) }
     }
 
     /// Runs everything scheduled, moving the clock forward as needed, until nothing is left.
@@ -154,12 +166,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private func run(_ item: ScheduledAction, _ action: @Sendable () -> Void) {
         if !item.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
         guard let interval = item.interval else { return }
-        let released = lock.withLock { () -> (@Sendable () -> Void)? in
+        let released = state.withLock { state -> (@Sendable () -> Void)? in
             // Checked under the lock: a `dispose()` that set the flag after this check finds the item
             // back in the queue and takes it out.
             guard !item.isDisposed else { return item.takeAction() }
-            item.due = ScheduledAction.Due(time: item.due.time + interval, sequence: nextSequence())
-            queue.insert(item)
+            item.due = ScheduledAction.Due(time: item.due.time + interval, sequence: state.nextSequence())
+            state.queue.insert(item)
             return nil
         }
         withExtendedLifetime(released) {}
@@ -169,17 +181,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         -> any Disposable
     {
         let item = ScheduledAction(scheduler: self, interval: interval, action: action)
-        lock.withLock {
-            item.due = ScheduledAction.Due(time: clock + max(delay, .zero), sequence: nextSequence())
-            queue.insert(item)
+        state.withLock { state in
+            let time = state.clock + max(delay, .zero)
+            item.due = ScheduledAction.Due(time: time, sequence: state.nextSequence())
+            state.queue.insert(item)
         }
         return item
-    }
-
-    /// Called with `lock` held.
-    private func nextSequence() -> UInt64 {
-        sequence += 1
-        return sequence
     }
 
     /// Takes the first item due by `limit` (any, if `nil`) out of the queue and moves the clock to its
@@ -187,17 +194,17 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private func popDue(notAfter limit: Duration?) -> (ScheduledAction, @Sendable () -> Void)? {
         var discarded: [@Sendable () -> Void] = []
         defer { withExtendedLifetime(discarded) {} }  // released after the lock
-        return lock.withLock {
-            while let first = queue.min {
+        return state.withLock { state in
+            while let first = state.queue.min {
                 // Disposed on another thread that has not taken it out yet: it will find it gone.
                 if first.isDisposed {
-                    queue.popMin()
+                    state.queue.popMin()
                     if let action = first.takeAction() { discarded.append(action) }
                     continue
                 }
                 if let limit, first.due.time > limit { return nil }
-                queue.popMin()
-                clock = max(clock, first.due.time)
+                state.queue.popMin()
+                state.clock = max(state.clock, first.due.time)
                 guard let action = first.interval == nil ? first.takeAction() : first.action else {
                     preconditionFailure("TestScheduler: a pending action that is not disposed has no closure")
                 }
@@ -210,8 +217,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Takes a disposed item out of the queue, in O(log n), and releases its action (after the lock:
     /// releasing it may run deinitializers that call back into the scheduler).
     fileprivate func cancel(_ item: ScheduledAction) {
-        let released = lock.withLock { () -> (@Sendable () -> Void)? in
-            queue.remove(item)
+        let released = state.withLock { state -> (@Sendable () -> Void)? in
+            state.queue.remove(item)
             return item.takeAction()
         }
         withExtendedLifetime(released) {}
@@ -221,8 +228,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 /// One scheduled action of a ``TestScheduler``: its place in the scheduler's queue, and the disposable
 /// that cancels it.
 private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked Sendable {
-    // Safety: `disposed` is atomic; the other `var`s are read and written only under the owning
-    // scheduler's lock, or by its deinit. Invariant: `action` is non-nil only while the item is in the
+    // Safety: `disposed` is a one-shot flag; the `var`s are read and written only under the owning
+    // scheduler's lock (inside its `state.withLock`). Invariant: `action` is non-nil only while the item is in the
     // queue, or is a repeating item being run (whose runner holds the scheduler), so the scheduler's
     // deinit releases every action left; `dispose()` never touches `action` without the lock.
 
@@ -242,7 +249,7 @@ private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked 
     @exclusivity(unchecked) var heapIndex: Int?
     /// The repeat interval, `nil` for a one-shot action.
     let interval: Duration?
-    private let disposed = Atomic<Bool>(false)
+    private let disposed = OnceFlag()
     private weak var scheduler: TestScheduler?
 
     init(scheduler: TestScheduler, interval: Duration?, action: @escaping @Sendable () -> Void) {
@@ -261,10 +268,10 @@ private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked 
         return taken
     }
 
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    var isDisposed: Bool { disposed.isSet }
 
     func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard disposed.set() else { return }
         // With the scheduler gone, its deinit has released (or is releasing) the action.
         scheduler?.cancel(self)
     }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// Runs work on a subscriber's actor in the order it was submitted, from any thread, with the delivery
@@ -41,14 +40,16 @@ extension Hop where Target == CallerIsolation {
 /// whom a sender waiting for room in a main-actor hop waits for, when no job of that hop runs yet.
 @usableFromInline
 package enum MainActorThread {
-    private static let thread = Atomic<UInt>(0)
+    /// The thread's id, as a bit pattern: a hint, read for no other memory (relaxed).
+    private static let thread = RelaxedCounter()
 
     /// The thread, or 0 before the main actor ran anything of Tether's.
-    package static var last: UInt { thread.load(ordering: .relaxed) }
+    package static var last: UInt { UInt(bitPattern: thread.value) }
 
     /// Notes that `thread` runs the main actor's work now.
     @usableFromInline
     package static func note(_ thread: UInt) {
-        if Self.thread.load(ordering: .relaxed) != thread { Self.thread.store(thread, ordering: .relaxed) }
+        let id = Int(bitPattern: thread)
+        if Self.thread.value != id { Self.thread.store(id) }
     }
 }

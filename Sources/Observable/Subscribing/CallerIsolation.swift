@@ -96,9 +96,9 @@ package enum CallerIsolation: Sendable {
 /// mailbox, whose disposal fence and reentrancy rules are the core's. The source's events arrive
 /// serialized (guarantee 3 of <doc:ThreadingAndLifetimes>), and the hop keeps their order.
 @usableFromInline
-final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable, @unchecked Sendable {
-    // Safety: both stored properties are thread-safe; the mailbox (holding the subscriber's closures) is
-    // posted to only on the subscriber's actor, by the hop.
+final class CallerIsolationHandOff<Value, Failure: Error>: EventHandOff, Disposable {
+    // Both stored properties are thread-safe; the mailbox (holding the subscriber's closures) is posted to
+    // only on the subscriber's actor, by the hop.
     let hop: ActorHop
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
 

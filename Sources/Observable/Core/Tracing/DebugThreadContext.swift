@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 import TetherShims
 
@@ -32,14 +31,14 @@ final class DebugThreadContext {
     @exclusivity(unchecked) var subscriberLabel: String?
 
     private init() {
-        number = threadNumbers.add(1, ordering: .relaxed).newValue
+        number = threadNumbers.add(1)
         isMainThread = isProcessMainThread()
         name = isMainThread ? "main" : threadName() ?? "thread \(number)"
     }
 
     /// The thread ended with inputs pending: it no longer counts in ``debugFlags``.
     deinit {
-        if !pendingInputs.isEmpty { debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+        if !pendingInputs.isEmpty { debugFlags.add(-DebugSwitch.pendingInputsUnit) }
     }
 
     /// Whether some thread may have inputs pending. When not, the calling thread has none, so a signal
@@ -49,12 +48,12 @@ final class DebugThreadContext {
     /// A thread's own increment is visible to its own later loads, and the count only drops below that
     /// thread's contribution through its own decrement: a relaxed load suffices.
     static var anyThreadHasPendingInputs: Bool {
-        debugFlags.load(ordering: .relaxed) & ~DebugSwitch.switches != 0
+        debugFlags.value & ~DebugSwitch.switchBits != 0
     }
 
     /// `info` was read on this thread: an input of the next signal made here.
     func notePendingInput(_ info: SignalDebugInfo) {
-        if pendingInputs.isEmpty { debugFlags.wrappingAdd(DebugSwitch.pendingInputsUnit, ordering: .relaxed) }
+        if pendingInputs.isEmpty { debugFlags.add(DebugSwitch.pendingInputsUnit) }
         pendingInputs.append(info)
     }
 
@@ -69,7 +68,7 @@ final class DebugThreadContext {
     func clearPendingInputs() {
         if pendingInputs.isEmpty { return }
         pendingInputs.removeAll(keepingCapacity: true)
-        debugFlags.wrappingSubtract(DebugSwitch.pendingInputsUnit, ordering: .relaxed)
+        debugFlags.add(-DebugSwitch.pendingInputsUnit)
     }
 
     /// Only for its destructor, which releases a thread's context when the thread ends; the context is
@@ -109,7 +108,7 @@ final class DebugThreadContext {
     }
 }
 
-private let threadNumbers = Atomic<Int>(0)
+private let threadNumbers = RelaxedCounter()
 
 /// The calling thread's name (`/proc/thread-self/comm`), if it has one.
 private func threadName() -> String? {

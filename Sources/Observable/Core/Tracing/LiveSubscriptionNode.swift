@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// One started stage of a live subscription: the signal it runs, the stage it sends to, and counts of
@@ -17,13 +16,13 @@ package final class LiveSubscriptionNode: Sendable {
     package let subscription: Int
     /// The thread that started it.
     package let startThread: String
-    let nexts = Atomic<Int>(0)
-    let terminals = Atomic<Int>(0)
-    /// Whether the stage records its events (named stages and the sources of subjects and properties).
-    let recordsEvents = Atomic<Bool>(false)
+    /// How many values passed (counted only while the stage records its events).
+    let nexts = RelaxedCounter()
+    /// Set once the stage records its events (named stages and the sources of subjects and properties).
+    let recordsEvents = OnceFlag()
 
     init(info: SignalDebugInfo, downstream: LiveSubscriptionNode?, subscriber: String?, thread: String) {
-        let id = liveNodeNumbers.add(1, ordering: .relaxed).newValue
+        let id = liveNodeNumbers.add(1)
         self.id = id
         self.info = info
         self.downstream = downstream
@@ -34,31 +33,30 @@ package final class LiveSubscriptionNode: Sendable {
 
     /// How many values passed this stage, or `nil` if it does not record its events.
     package var nextCount: Int? {
-        recordsEvents.load(ordering: .relaxed) ? nexts.load(ordering: .relaxed) : nil
+        recordsEvents.isSet ? nexts.value : nil
     }
 }
 
-private let liveNodeNumbers = Atomic<Int>(0)
+private let liveNodeNumbers = RelaxedCounter()
 
 /// The live stages of every subscription started while the graph was on.
-final class LiveRegistry: @unchecked Sendable {
-    // Safety: `nodes` is only touched under `lock`, which is never held while user code runs.
-    private let lock = Lock()
-    private var nodes: [Int: LiveSubscriptionNode] = [:]
+final class LiveRegistry: Sendable {
+    /// The live stages by id (under a lock never held while user code runs).
+    private let nodes = LockedState<[Int: LiveSubscriptionNode]>([:])
 
     static let shared = LiveRegistry()
 
     func add(_ node: LiveSubscriptionNode) {
-        lock.withLock { nodes[node.id] = node }
+        nodes.withLock { $0[node.id] = node }
     }
 
     func remove(_ node: LiveSubscriptionNode) {
-        _ = lock.withLock { nodes.removeValue(forKey: node.id) }
+        _ = nodes.withLock { $0.removeValue(forKey: node.id) }
     }
 
     /// Every live stage, oldest first.
     func snapshot() -> [LiveSubscriptionNode] {
-        lock.withLock { Array(nodes.values) }.sorted { $0.id < $1.id }
+        nodes.withLock { Array($0.values) }.sorted { $0.id < $1.id }
     }
 }
 
@@ -76,27 +74,20 @@ package protocol StageTracking: AnyObject, Sendable {
 }
 
 /// Where the debugging tools' ``StageTracking`` is installed. Read on the slow path only (a tool is on),
-/// once per stage started: one acquiring load.
+/// once per stage started, under a lock (held for the one read).
 package enum StageTrackingHook {
-    /// The installed tracking, boxed: installed once and never removed (the box is kept for good).
-    final class Installation: Sendable {
-        let tracking: any StageTracking
-        init(_ tracking: any StageTracking) { self.tracking = tracking }
-    }
-
-    private static let storage = Atomic<Unmanaged<Installation>?>(nil)
+    /// The installed tracking: installed once and never removed.
+    private static let storage = LockedState<(any StageTracking)?>(nil)
 
     /// The installed tracking, if a debugging tool was ever turned on.
     static var installed: (any StageTracking)? {
-        storage.load(ordering: .acquiring)?.takeUnretainedValue().tracking
+        storage.withLock { $0 }
     }
 
     /// Installs `tracking` (the debugging tools' one implementation; installing it again changes nothing).
     package static func install(_ tracking: any StageTracking) {
-        if storage.load(ordering: .acquiring) != nil { return }
-        let installation = Unmanaged.passRetained(Installation(tracking))
-        if !storage.compareExchange(expected: nil, desired: installation, ordering: .acquiringAndReleasing).exchanged {
-            installation.release()
+        storage.withLock { installed in
+            if installed == nil { installed = tracking }
         }
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// What the debugging tools know about one signal: its name if it was given one, the operator or source
@@ -26,7 +25,7 @@ package final class SignalDebugInfo: Sendable {
     init(
         name: String?, operatorName: String, inputs: [SignalDebugInfo], source: AnyObject? = nil
     ) {
-        id = signalNumbers.add(1, ordering: .relaxed).newValue
+        id = signalNumbers.add(1)
         self.name = name
         self.operatorName = operatorName
         self.inputs = inputs
@@ -35,7 +34,7 @@ package final class SignalDebugInfo: Sendable {
     }
 
     private init(copying other: SignalDebugInfo, name: String?) {
-        id = signalNumbers.add(1, ordering: .relaxed).newValue
+        id = signalNumbers.add(1)
         self.name = name
         operatorName = other.operatorName
         inputs = other.inputs
@@ -123,7 +122,7 @@ package final class SignalDebugInfo: Sendable {
     }
 }
 
-private let signalNumbers = Atomic<Int>(0)
+private let signalNumbers = RelaxedCounter()
 
 /// The public names of the internal helpers that make the signals of several operators (`flatMap`,
 /// `flatMapLatest`, `concatMap`, `flatten`, `switchToLatest` and `concat` all make theirs in `flattened`).

@@ -1,0 +1,41 @@
+/// A value behind the package's ``Lock``, in one object: the synchronized state of a class whose other
+/// stored properties are immutable, so that the class can be checked `Sendable` (final, only `let`s of
+/// `Sendable` types) with the one unchecked conformance here, where the synchronization lives.
+///
+/// Every access goes through ``withLock(_:)``. Rules, as for ``Lock``: keep the body to a few loads and
+/// stores of the state — never call user code (a callback, a `deinit` that may run one) inside it, never
+/// lock again from inside it. Return what must be released or called, and act on it after `withLock`
+/// returns.
+///
+/// `Sendable` only when the state is: a non-`Sendable` value stored by one thread would otherwise be read
+/// by another.
+///
+/// Meant for cold and medium paths (registries, settings, a scheduler's queue, a subscription's
+/// bookkeeping): the body is called through a generic function of this module, not inlined.
+///
+/// ```swift
+/// final class Registry: Sendable {
+///     private let names = LockedState<[Int: String]>([:])
+///     func add(_ id: Int, _ name: String) { names.withLock { $0[id] = name } }
+///     var count: Int { names.withLock { $0.count } }
+/// }
+/// ```
+package final class LockedState<State> {
+    private let lock = Lock()
+    private var state: State
+
+    /// Guards `state` from now on.
+    package init(_ state: State) {
+        self.state = state
+    }
+
+    /// Runs `body` with the state, under the lock; returns what `body` returns.
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
+
+// Safety: `state` is read and written only inside `withLock`, under `lock`; it holds `Sendable` values only.
+extension LockedState: @unchecked Sendable where State: Sendable {}
