@@ -47,8 +47,7 @@ import TetherEngine
 ///   cases differ:
 ///   - `execute` called from inside a callback of one of the command's own outputs (say, retrying
 ///     from ``errors``): the new execution's updates are queued behind the callback in progress, and
-///     its work starts right after them, on the same thread — after `execute` has returned. (For a
-///     command made in nonisolated code, the `execute` closure itself is queued there too.)
+///     its work starts right after them, on the same thread — after `execute` has returned.
 ///   - another thread delivering the command's outputs at that moment. For a command made in
 ///     nonisolated code, that thread runs the `execute` closure, the updates and the start of the
 ///     work when its current callback returns, and `execute` returns at once: the closure is not
@@ -543,15 +542,22 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in the order of the command's outputs, one at a time with everything else the
-    /// command runs there: at once on this thread when nothing is being delivered; behind the callback in
-    /// progress when this thread is delivering (a callback executed the command); else by the thread that
-    /// delivers, after what is queued — `startInOrder` then returns first. A sender that finds the
-    /// backlog full waits for room, as for any other event.
+    /// Runs `body` one at a time with everything else the command runs in its serialized delivery: at
+    /// once on this thread when nothing is being delivered, or when this thread is the one delivering (a
+    /// callback executed the command: reentrant, not concurrent); else by the thread that delivers, after
+    /// what is queued — `startInOrder` then returns first. A sender that finds the backlog full waits for
+    /// room, as for any other event.
     ///
     /// A nonisolated command's `execute` closure and its work's start run here: the closure is not
     /// `Sendable`, so no two of its calls may overlap even when executions do.
     func startInOrder(_ body: @escaping () -> Void) {
+        if gate.isOwnedByCurrentThread {
+            // Called from a callback of this command on this thread (the closure of another execution, an
+            // output's subscriber): run it now, as RAC runs a nested execution's block. Nothing else of
+            // the command can run meanwhile — this thread is the one that runs it.
+            body()
+            return
+        }
         submitExecution { _ in ([.start(body)], nil) }
     }
 

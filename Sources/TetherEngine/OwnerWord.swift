@@ -77,6 +77,27 @@ package struct OwnerWord: ~Copyable, Sendable {
         word.compareExchange(expected: 0, desired: markingWaiters ? me | 1 : me, ordering: .acquiring).exchanged
     }
 
+    /// While no owner holds the word, a user that packs a counter into it (see the type's rules) takes the
+    /// counter's value and advances it. Call it only under the user's own lock, which orders it (relaxed).
+    @inlinable
+    package borrowing func takeCounterUnderLock() -> UInt {
+        let value = word.load(ordering: .relaxed)
+        word.store(value &+ 1, ordering: .relaxed)
+        return value
+    }
+
+    /// The packed counter's value (see ``takeCounterUnderLock()``), read under the user's lock.
+    @inlinable
+    package var counterUnderLock: UInt {
+        word.load(ordering: .relaxed)
+    }
+
+    /// Sets the packed counter to 0 under the user's lock: the word is free again.
+    @inlinable
+    package borrowing func clearCounterUnderLock() {
+        word.store(0, ordering: .relaxed)
+    }
+
     /// Makes `me` the owner, whatever the word held, with the waiters bit clear. Only for a caller that
     /// rules out every other owner and every waiter by other means (its own lock, at a moment before which
     /// nobody can wait on the word): a relaxed store, ordered by that means.

@@ -591,15 +591,18 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
 
     // MARK: threads
 
-    /// While another thread is inside a callback of the command's outputs, `execute` neither waits
-    /// for it nor hands it the work: the work starts at once on the calling thread, and the other
-    /// thread delivers the new execution's outputs when its callback returns.
-    func testExecuteWhileAnotherThreadDeliversTheOutputsStartsTheWorkOnTheCallingThread() {
+    /// While another thread is inside a callback of the outputs of a command made in nonisolated code,
+    /// `execute` does not wait for it: it hands that thread the closure and the start of the work, which
+    /// it runs when its callback returns, and returns at once. The closure is not `Sendable`, so its calls
+    /// never overlap, even with concurrent execution (issue 42, bug 5a).
+    func testExecuteWhileAnotherThreadDeliversTheOutputsHandsThatThreadTheWorkAndReturnsAtOnce() {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let workThreads = Locked<[UInt]>([])
+        let blockThreads = Locked<[UInt]>([])
         let command = Command<Int, Int, Never>(allowsConcurrentExecution: true) { value in
-            Signal { observer in
+            blockThreads.mutate { $0.append(threadID()) }
+            return Signal { observer in
                 workThreads.mutate { $0.append(threadID()) }
                 observer.send(value)
                 observer.sendCompleted()
@@ -627,11 +630,16 @@ final class RACCommandSpecTests: ResourceCheckedTestCase {
 
         let result = command.execute(2).record()  // must not wait for the other thread
 
-        XCTAssertEqual(result.values, [2])
-        XCTAssertEqual(workThreads.value, [threadID()], "started here, while the other thread is blocked")
+        XCTAssertEqual(result.values, [], "queued behind the other thread's callback")
+        XCTAssertEqual(blockThreads.value.count, 1, "the closure did not run here")
+        XCTAssertEqual(workThreads.value, [], "the first execution's work starts after that callback too")
         release.signal()
-        waitUntil { executions.values.count == 2 && !command.isExecuting }
-        XCTAssertEqual(workThreads.value.count, 2)
+        waitUntil { executions.values.count == 2 && !command.isExecuting && result.values == [2] }
+        let deliverer = blockThreads.value[0]
+        XCTAssertNotEqual(deliverer, threadID())
+        XCTAssertEqual(blockThreads.value, [deliverer, deliverer], "both closures ran on the delivering thread")
+        XCTAssertEqual(workThreads.value, [deliverer, deliverer])
+        XCTAssertEqual(result.values, [2])
     }
 
     func testAllowsConcurrentExecutionCanBeSetFromAnyThreadWhileExecutionsRun() {

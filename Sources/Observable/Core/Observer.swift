@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// The sending end handed to a signal's recipe (RAC's `id<RACSubscriber>` in `createSignal:`).
@@ -32,9 +31,9 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @usableFromInline let gate = SerialGate<Op>()
     /// Set by a terminal event or by disposal: later sends are dropped.
-    @usableFromInline let closed = Atomic<Bool>(false)
+    @usableFromInline let closed = SoleSubscriptionFlag()
     /// Set by disposal: a callback not yet started is skipped.
-    @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline let disposed = SoleSubscriptionFlag()
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
     /// The subscription this observer feeds (kept for `collect` and `deinit`; `lifetime` is released early).
@@ -70,7 +69,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     ///     return nil
     /// }
     /// ```
-    public var isDisposed: Bool { closed.load(ordering: .acquiring) }
+    public var isDisposed: Bool { closed.isSet }
 
     /// Sends a value (RAC's `sendNext:`).
     ///
@@ -86,7 +85,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// ```
     @inlinable
     public func send(_ value: Value) {
-        if closed.load(ordering: .relaxed) { return }
+        if closed.isSetRelaxed { return }
         let observer = Unmanaged.passUnretained(self)
         let delivered = gate.runIfIdle {
             deliverValue(value)
@@ -105,7 +104,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// ```
     @inlinable
     public func send(event: Event<Value, Failure>) {
-        if closed.load(ordering: .relaxed) { return }
+        if closed.isSetRelaxed { return }
         // Unretained in the closure: capturing `self` made every event retain and release the observer.
         let observer = Unmanaged.passUnretained(self)
         // Uncontended: delivered in place. Wrapping the event into an `Op` would copy it in and out,
@@ -127,7 +126,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     @inlinable
     func deliverValue(_ value: Value) {
         guard let sink else { return }
-        if disposed.load(ordering: .relaxed) {
+        if disposed.isSetRelaxed {
             gate.acknowledgeDisposal()
             return
         }
@@ -138,12 +137,12 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     @inlinable
     func deliver(_ event: Event<Value, Failure>) {
         guard let sink else { return }
-        if disposed.load(ordering: .relaxed) {
+        if disposed.isSetRelaxed {
             gate.acknowledgeDisposal()
             return
         }
         if event.isTerminal {
-            closed.store(true, ordering: .releasing)
+            closed.markClosed()
             sink.send(event)
             release()
         } else {
@@ -172,8 +171,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @inlinable
     func disposeSubscription() {
-        closed.store(true, ordering: .releasing)
-        if disposed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        closed.markClosed()
+        if disposed.markDisposed() { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
         gate.waitForSoleSubscription()
         gate.submitBookkeeping(.release) { self.perform($0) }

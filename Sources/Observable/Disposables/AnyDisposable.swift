@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// A disposable that runs a closure once, the first time it is disposed (RAC's
@@ -12,7 +11,7 @@ import TetherEngine
 public final class AnyDisposable: Disposable, @unchecked Sendable {
     // Safety: the action is read and cleared only by the thread that wins `state`'s exchange.
     @usableFromInline @exclusivity(unchecked) var action: (@Sendable () -> Void)?
-    @usableFromInline let state = Atomic<Bool>(false)
+    @usableFromInline let state = OnceFlag()
 
     /// Creates a disposable that runs `action` when first disposed.
     ///
@@ -40,7 +39,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// ```swift
     /// print(AnyDisposable().isDisposed)   // false
     /// ```
-    public var isDisposed: Bool { state.load(ordering: .acquiring) }
+    public var isDisposed: Bool { state.isSet }
 
     /// Runs the action if this is the first call.
     ///
@@ -49,7 +48,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// d.dispose()
     /// ```
     public func dispose() {
-        guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard state.set() else { return }
         let action = self.action
         self.action = nil
         action?()

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// A disposable that disposes a group of disposables together (RAC's `RACCompoundDisposable`).
@@ -21,8 +20,8 @@ import TetherEngine
 /// bag.dispose()   // ends both subscriptions
 /// ```
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // Safety: the children are guarded by `lock`; `disposedFlag` is atomic (set under the lock, read without
-    // it by `isDisposed`); children are disposed after the lock is released, and a second disposer waits for
+    // Safety: the children are guarded by `lock`; `disposedFlag` is the engine's `LockedFlag` (changed under
+    // the lock, read without it by `isDisposed`); children are disposed after the lock is released, and a second disposer waits for
     // the first through the engine's `OwnerWord`.
     /// Identifies one child added to a ``CompositeDisposable``, for ``CompositeDisposable/remove(_:)``.
     public struct Key: Hashable, Sendable {
@@ -54,7 +53,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Set once, under `lock`, when disposal starts; read under the lock, and lock-free by `isDisposed`
     /// (`Signal(values:)` checks it for every value).
-    @usableFromInline let disposedFlag = Atomic<Bool>(false)
+    @usableFromInline let disposedFlag = LockedFlag()
     /// Whether this is (part of) a subscription whose subscriber someone else holds — a subject or an
     /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
     /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
@@ -118,7 +117,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// bag.isDisposed
     /// ```
     @inlinable
-    public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
+    public var isDisposed: Bool { disposedFlag.isSet }
 
     /// Adds `disposable`; if the composite is already disposed, disposes it at once.
     ///
@@ -173,13 +172,12 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     func add(child: Child) -> Key? {
         lock.lock()
-        if disposedFlag.load(ordering: .relaxed) {
+        if disposedFlag.valueUnderLock {
             lock.unlock()
             child.dispose()
             return nil
         }
-        let key = keyOrDisposer.word.load(ordering: .relaxed)
-        keyOrDisposer.word.store(key &+ 1, ordering: .relaxed)
+        let key = keyOrDisposer.takeCounterUnderLock()
         if key == 0, case .action(let action) = child {
             firstAction = action
         } else {
@@ -197,13 +195,12 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     package func add(_ child: CompositeDisposable) -> Key? {
         if child.isDisposed { return isDisposed ? nil : Key(rawValue: UInt64.max) }
         lock.lock()
-        if disposedFlag.load(ordering: .relaxed) {
+        if disposedFlag.valueUnderLock {
             lock.unlock()
             child.dispose()
             return nil
         }
-        let key = keyOrDisposer.word.load(ordering: .relaxed)
-        keyOrDisposer.word.store(key &+ 1, ordering: .relaxed)
+        let key = keyOrDisposer.takeCounterUnderLock()
         if key == 0 {
             firstAction = { child.dispose() }
         } else {
@@ -284,20 +281,20 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func dispose() {
         lock.lock()
-        if disposedFlag.load(ordering: .relaxed) {
+        if disposedFlag.valueUnderLock {
             lock.unlock()
             waitForDisposer(currentThreadID)
             return
         }
-        disposedFlag.store(true, ordering: .releasing)
-        heldOneChildAtMost = keyOrDisposer.word.load(ordering: .relaxed) <= 1
+        disposedFlag.setUnderLock(true)
+        heldOneChildAtMost = keyOrDisposer.counterUnderLock <= 1
         // Moved out, not copied: no reference counting for the children on the way out of the lock.
         let head = firstAction.take()
         var tail: [(key: UInt64, child: Child)] = []
         swap(&tail, &rest)
         if head == nil && tail.isEmpty {
             // Nothing to dispose: nothing for a second disposer to wait for.
-            keyOrDisposer.word.store(0, ordering: .relaxed)
+            keyOrDisposer.clearCounterUnderLock()
             lock.unlock()
             return
         }
@@ -321,12 +318,12 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// The caller must hold the only reference (`isKnownUniquelyReferenced`): nothing else sees it change.
     @inlinable
     package func renewIfFinished() -> Bool {
-        guard disposedFlag.load(ordering: .acquiring), heldOneChildAtMost,
+        guard disposedFlag.isSet, heldOneChildAtMost,
             !keyOrDisposer.isOwned
         else { return false }
         heldOneChildAtMost = false
         pruneShift = 0
-        disposedFlag.store(false, ordering: .releasing)
+        disposedFlag.setUnderLock(false)  // the only reference: as exclusive as the lock
         return true
     }
 

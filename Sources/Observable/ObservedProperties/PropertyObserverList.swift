@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// Serializes the inputs of a multi-source or asynchronous operator into one handler.
@@ -29,7 +28,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
     @usableFromInline package typealias Op = MailboxOp<Input>
 
-    @usableFromInline package let closed = Atomic<Bool>(false)
+    @usableFromInline package let closed = SoleSubscriptionFlag()
     /// The handler, owned manually (one retain, released by `.release` or `deinit`): calling it through
     /// `_withUnsafeGuaranteedRef` costs no reference counting per input.
     @usableFromInline @exclusivity(unchecked) package var handler: Unmanaged<MailboxHandler<Input>>?
@@ -48,12 +47,12 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     }
 
     /// Whether the mailbox stopped accepting inputs.
-    @usableFromInline package var isDisposed: Bool { closed.load(ordering: .acquiring) }
+    @usableFromInline package var isDisposed: Bool { closed.isSet }
 
     /// Runs the handler with `input` now, or after the input in progress (see the type's notes).
     @inlinable
     package func post(_ input: Input) {
-        if closed.load(ordering: .relaxed) { return }
+        if closed.isSetRelaxed { return }
         // Unretained in the closure: capturing `self` would retain and release the mailbox per input.
         let mailbox = Unmanaged.passUnretained(self)
         submitEvent(.input(input)) { op in mailbox._withUnsafeGuaranteedRef { $0.perform(op) } }
@@ -65,7 +64,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// handler does (an input queued here may be performed by another post, through the handler).
     @inlinable
     package func post(_ input: consuming Input, handlingWith handle: (Input) -> Void) {
-        if closed.load(ordering: .relaxed) { return }
+        if closed.isSetRelaxed { return }
         let mailbox = Unmanaged.passUnretained(self)
         submitEvent(.input(input)) { op in
             mailbox._withUnsafeGuaranteedRef { $0.perform(op, handlingWith: handle) }
@@ -82,12 +81,12 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// what the handler does with that input.
     @inlinable
     package func performIfIdle(_ handle: () -> Void) -> Bool {
-        if closed.load(ordering: .relaxed) { return true }
+        if closed.isSetRelaxed { return true }
         let mailbox = Unmanaged.passUnretained(self)
         return runIfIdle {
             // What `perform(_:)` does with an input.
             if handler != nil {
-                if closed.load(ordering: .relaxed) { acknowledgeDisposal() } else { handle() }
+                if closed.isSetRelaxed { acknowledgeDisposal() } else { handle() }
             }
         } perform: { op in
             mailbox._withUnsafeGuaranteedRef { $0.perform(op) }
@@ -100,7 +99,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         switch op {
         case .input(let input):
             if handler == nil { return }
-            if closed.load(ordering: .relaxed) {
+            if closed.isSetRelaxed {
                 acknowledgeDisposal()
                 return
             }
@@ -115,7 +114,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         switch op {
         case .input(let input):
             guard let handler else { return }
-            if closed.load(ordering: .relaxed) {
+            if closed.isSetRelaxed {
                 acknowledgeDisposal()
                 return
             }
@@ -132,7 +131,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// releases the handler.
     @inlinable
     package func dispose() {
-        if closed.exchange(true, ordering: .sequentiallyConsistent) { return }
+        if closed.markDisposed() { return }
         waitForSoleSubscription()
         submitBookkeeping(.release) { self.perform($0) }
     }

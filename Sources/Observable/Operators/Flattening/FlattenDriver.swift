@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// Runs one subscription to `flatMap`, `flatMapLatest`, `concatMap` and their signal-of-signals
@@ -129,7 +128,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @inlinable @inline(__always)
     func innerSent(_ event: Event<Value, Failure>, from id: UInt64) {
         if mailbox.isOwnedByCurrentThread && startingID == id {
-            if mailbox.closed.load(ordering: .relaxed) {
+            if mailbox.closed.isSetRelaxed {
                 // Disposed from another thread, which waits for this handler: stop the source.
                 state.subscription(of: id)?.dispose()
                 return
@@ -220,7 +219,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// Subscribes to `inner` in a new child lifetime held by the state machine.
     @inlinable
     func startInner(_ inner: Inner) {
-        if mailbox.closed.load(ordering: .relaxed) { return }
+        if mailbox.closed.isSetRelaxed { return }
         // `take()` moves a spare out (no reference counting for the move).
         var child: CompositeDisposable
         if let spare = spareLifetime.take() {
@@ -247,7 +246,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         // no end notice can come through it any more, so the next inner may take it over.
         // Likewise its lifetime, disposed and dropped by the state machine (the end notice is its only child).
         // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run.
-        if mailbox.closed.load(ordering: .relaxed) { return }
+        if mailbox.closed.isSetRelaxed { return }
         if isKnownUniquelyReferenced(&link) { spareLink = consume link }
         if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
     }
