@@ -80,7 +80,7 @@ import TetherShims
 /// calling thread, or the disposal is acknowledged — which also ends a wait behind a reentrant pump. A
 /// rendezvous is used in one mode or the other, never both.
 @usableFromInline
-package struct CallbackRendezvous: ~Copyable {
+package struct CallbackRendezvous: ~Copyable, Sendable {
     /// The subscription whose callback the owner is running (0: none; 1 for good once a sole subscription's
     /// disposal is acknowledged).
     @usableFromInline let current = Atomic<UInt>(0)

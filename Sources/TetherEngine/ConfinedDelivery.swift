@@ -36,7 +36,7 @@ import TetherShims
 /// }
 /// ```
 @usableFromInline
-package struct ConfinedDelivery: ~Copyable {
+package struct ConfinedDelivery: ~Copyable, Sendable {
     /// The delivering thread's ID with the delivery's epoch in bit 0, or 0.
     @usableFromInline let active = Atomic<UInt>(0)
     /// Set once a disposed subscriber may be dropped from the owner's list.

@@ -79,6 +79,8 @@ open class SerialGate<Op>: @unchecked Sendable {
     @usableFromInline package final let rendezvous = CallbackRendezvous()
     /// `remote.count`, readable without the lock (by parked senders).
     @usableFromInline package final let backlog = Atomic<Int>(0)
+    /// How many operations wait in the backlog now (relaxed: a snapshot, for tests of the bound).
+    package final var queuedCount: Int { backlog.load(ordering: .relaxed) }
     /// The size of the last batch an owner took (0 before the first): with 1, a bound on how many
     /// operations the owner still performs before what is queued now.
     @usableFromInline package final let inFlight = Atomic<Int>(0)

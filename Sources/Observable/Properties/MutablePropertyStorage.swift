@@ -50,7 +50,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// owner calls every entry without looking for a catch-up. Decremented (releasing) after the joiner's
     /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
     /// callback.
-    @usableFromInline let catchUps = Atomic<Int>(0)
+    @usableFromInline let catchUps = CatchUpCount()
     /// The thread running a `modify` closure, or none: other writers wait while it is set, parked on
     /// ``writersAddress``, and the `modify` that releases it wakes one of them (see ``waitForModify()``).
     @usableFromInline let modifier = OwnerWord()
@@ -181,7 +181,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         case .set(let newValue, let seen):
             // Subscribers that joined before this value was set and are not taken in yet: take them in.
             if joined.needsTakingIn(seen) { takeJoins() }
-            if _fastPath(joined.allJoined(before: seen) && catchUps.load(ordering: .acquiring) == 0) {
+            if _fastPath(joined.allJoined(before: seen) && catchUps.isZero) {
                 // One subscriber (the common case) is borrowed unretained: `perform` never nests (reentrant
                 // operations are queued), so `entries` holds it for the call (retaining it or the array would
                 // be two atomic operations per set). Several are called from a snapshot, one retain of the
@@ -239,7 +239,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
         let taken = catchUp.takeOver()
         entry.catchUp = nil
-        catchUps.wrappingSubtract(1, ordering: .releasing)
+        catchUps.end()
         lock.unlock()
         let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
         exitCallback()
@@ -249,7 +249,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// Appends `event` to the backlog of `entry`'s catch-up, if it is catching up; returns whether it did.
     @inlinable
     func handOver(_ event: Event<Value, Never>, to entry: MutablePropertyEntry<Value>) -> Bool {
-        if catchUps.load(ordering: .acquiring) == 0 { return false }
+        if catchUps.isZero { return false }
         lock.lock()
         guard let catchUp = entry.catchUp else {
             lock.unlock()
@@ -290,7 +290,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
         let catchUp = JoinCatchUp<Value, Never>()
         entry.catchUp = catchUp
-        catchUps.wrappingAdd(1, ordering: .relaxed)
+        catchUps.begin()
         // Never closed: after `finished`, a subscriber gets the last value and completion above.
         _ = joinQueue.join(entry)
         lock.unlock()
@@ -311,7 +311,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             },
             unlink: {
                 entry.catchUp = nil
-                catchUps.wrappingSubtract(1, ordering: .releasing)
+                catchUps.end()
             },
             end: { entry.lifetime.dispose() })
     }

@@ -40,7 +40,7 @@ import TetherEngine
 @usableFromInline
 final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     // Safety: `backlog` and `endsAfterBacklog` are guarded by the source's lock; `handedOver` is written
-    // under it. `joiner`, `handedOver` and `rendezvous` are atomics. The events in `backlog` cross from the
+    // under it. `fence` and `handedOver` are the engine's thread-safe state. The events in `backlog` cross from the
     // owner's thread to the joiner's only when the source itself is used from several threads, which the
     // compiler allows only when its values are `Sendable` (the public sources are `Sendable` under that
     // condition alone); the sink is called by one thread at a time (the joiner, then the owner after the
@@ -53,21 +53,18 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var endsAfterBacklog = false
     /// How many events were handed over since the joiner last took the backlog: written under the
     /// source's lock, read by the joiner between its callbacks without it.
-    @usableFromInline let handedOver = Atomic<Int>(0)
+    @usableFromInline let handedOver = RelaxedCounter()
 
     /// How many events may be handed over while the joiner delivers before it gives the catch-up to the
     /// owner (the gate's bound on its own backlog).
     @inlinable
     static var backlogLimit: Int { SerialGate<Void>.backlogLimit }
-    /// The joining thread while it catches up (its ``currentThreadID``); 0 once it is done.
-    @usableFromInline let joiner: Atomic<UInt>
-    @usableFromInline let rendezvous = CallbackRendezvous()
+    /// The disposal fence of the joiner's callbacks, held by the joining thread while it catches up.
+    @usableFromInline let fence = SoleSubscriptionFence()
 
     /// A catch-up for the calling thread; publish it to the owner (and disposers) under the source's lock.
     @inlinable
-    init() {
-        joiner = Atomic(currentThreadID)
-    }
+    init() {}
 
     @inlinable
     var address: UInt { parkingAddress(of: self) }
@@ -76,7 +73,7 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     func handOver(_ event: Event<Value, Failure>) {
         backlog.append(event)
-        handedOver.store(handedOver.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        handedOver.add(1)
     }
 
     /// Called by the owner under the source's lock when it performs the `flush` the joiner queued: takes
@@ -158,12 +155,11 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
             }
             let batch = backlog
             backlog = []
-            handedOver.store(0, ordering: .relaxed)
+            handedOver.store(0)
             lock.unlock()
             outcome = deliver(batch, sink: sink, isDisposed: isDisposed)
         }
-        joiner.store(0, ordering: .sequentiallyConsistent)
-        rendezvous.ownerLeft(wakingAt: address)
+        fence.leave(wakingAt: address)
         if outcome == .ended { end() }
     }
 
@@ -196,10 +192,10 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
         var index = events.startIndex
         while index != events.endIndex {
             if isDisposed() {
-                rendezvous.acknowledgeDisposal(wakingAt: address)
+                fence.acknowledgeDisposal(wakingAt: address)
                 return .disposed
             }
-            if handedOver.load(ordering: .relaxed) >= Self.backlogLimit {
+            if handedOver.value >= Self.backlogLimit {
                 return .behind(Array(events[index...]))
             }
             let event = events[index]
@@ -214,6 +210,6 @@ final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
     /// returns once no callback of the joiner's is in flight on another thread.
     @inlinable
     func waitForJoiner() {
-        rendezvous.waitForSoleSubscription(parkingAt: address) { joiner.load(ordering: .sequentiallyConsistent) }
+        fence.waitForCaller(parkingAt: address)
     }
 }

@@ -55,7 +55,7 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     }
 
     /// How many operations wait in the queue for the delivering thread (for tests of the bound).
-    package var queuedCount: Int { core.backlog.load(ordering: .relaxed) }
+    package var queuedCount: Int { core.queuedCount }
 
     /// How many operations may wait before a sender on another thread waits.
     package static var backlogLimit: Int { SubjectCore<Value, Failure>.backlogLimit }

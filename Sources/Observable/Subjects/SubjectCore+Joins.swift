@@ -24,11 +24,11 @@ extension SubjectCore {
         let terminal = submittedTerminal
         let ended = terminal != nil || shutdownSubmitted
         catchingUp.append((ObjectIdentifier(entry), catchUp))
-        catchUps.wrappingAdd(1, ordering: .relaxed)
+        catchUps.begin()
         // After the end was submitted nothing will be delivered but the replay and the terminal event, if
         // any: no place to take (the queue closes when the owner performs that end).
         if !ended, let index = joinQueue.join(entry) {
-            joins.store(index, ordering: .releasing)
+            joins.publish(index)
         } else {
             catchUp.handOverEnd()
         }
@@ -66,7 +66,7 @@ extension SubjectCore {
         if let index = catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
             catchingUp.remove(at: index)
         }
-        catchUps.wrappingSubtract(1, ordering: .releasing)
+        catchUps.end()
     }
 
     /// Performs the `flush` a joiner that fell behind queued: delivers its backlog to `entry` as the owner,
@@ -97,7 +97,7 @@ extension SubjectCore {
     /// `event` to its backlog; returns whether it did.
     @inlinable
     func handOver(_ event: Event<Value, Failure>, to entry: SubjectEntry<Value, Failure>) -> Bool {
-        if catchUps.load(ordering: .acquiring) == 0 { return false }
+        if catchUps.isZero { return false }
         lock.lock()
         guard let catchUp = catchUp(of: entry) else {
             lock.unlock()
@@ -112,7 +112,7 @@ extension SubjectCore {
     /// is catching up: it ends after its backlog; returns whether it will.
     @inlinable
     func handOverEnd(to entry: SubjectEntry<Value, Failure>) -> Bool {
-        if catchUps.load(ordering: .acquiring) == 0 { return false }
+        if catchUps.isZero { return false }
         lock.lock()
         guard let catchUp = catchUp(of: entry) else {
             lock.unlock()
@@ -132,7 +132,7 @@ extension SubjectCore {
             lock.unlock()
             return false
         }
-        joins.store(index, ordering: .releasing)
+        joins.publish(index)
         lock.unlock()
         return true
     }

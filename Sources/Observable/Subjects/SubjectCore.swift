@@ -46,13 +46,13 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var joinQueue = JoinQueue<SubjectEntry<Value, Failure>>()
     /// `joinQueue.count`, stored (releasing) under `lock` at each join: a send is stamped with it without
     /// the lock.
-    @usableFromInline let joins = Atomic<UInt>(0)
+    @usableFromInline let joins = PublishedJoinIndex()
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
     @usableFromInline @exclusivity(unchecked) var buffer: [Value] = []
     @usableFromInline @exclusivity(unchecked) var bufferStart = 0
     @usableFromInline let capacity: Int
     @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
-    @usableFromInline let terminated = Atomic<Bool>(false)
+    @usableFromInline let terminated = OnceFlag()
     /// The subscriptions this subject is the subscriber of (RAC's `didSubscribeWithDisposable:`): disposed
     /// when the subject terminates or goes away. Made on the first one. Guarded by the gate's `lock`.
     @usableFromInline @exclusivity(unchecked) var subscriptions: CompositeDisposable?
@@ -71,7 +71,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// `catchingUp.count`, changed under `lock`: while it is 0 the owner calls every entry without looking.
     /// Decremented (releasing) after the joiner's last callback; the owner loads it acquiring, so a call it
     /// makes after reading 0 comes after that callback.
-    @usableFromInline let catchUps = Atomic<Int>(0)
+    @usableFromInline let catchUps = CatchUpCount()
 
     /// Takes a subscription this subject is the subscriber of (see ``subscriptions``).
     @usableFromInline
@@ -137,7 +137,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             case .error, .completed:
                 submittedTerminal = event
             }
-            return .event(event, seen: joins.load(ordering: .relaxed))
+            return .event(event, seen: joins.latest)
         case .shutdown:
             shutdownSubmitted = true
             return op
@@ -163,7 +163,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// back-reference would give the core a side table and slow every retain on the send path).
     @inlinable
     func shutdown() {
-        terminated.store(true, ordering: .releasing)
+        terminated.set()
         disposeSubscriptions()
         // Never parks: the public subject's `deinit` may run anywhere (after the events queued before it).
         let core = Unmanaged.passUnretained(self)
@@ -180,10 +180,10 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
 
     @inlinable
     func send(_ event: Event<Value, Failure>) {
-        if terminated.load(ordering: .relaxed) { return }
+        if terminated.isSet { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        enqueueEvent(.event(event, seen: joins.load(ordering: .relaxed)))
+        enqueueEvent(.event(event, seen: joins.latest))
     }
 
     /// Submits event `op` the way this core's events go (see ``isOrdered``).
@@ -318,7 +318,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // subject): take them in. At most once per batch: every value in a batch was stamped before
             // the owner took the batch, so before it takes the joins.
             if joined.needsTakingIn(seen) { takeJoins() }
-            if _fastPath(joined.allJoined(before: seen) && catchUps.load(ordering: .acquiring) == 0) {
+            if _fastPath(joined.allJoined(before: seen) && catchUps.isZero) {
                 // Every subscriber joined before this value was sent. One subscriber (the common case) is
                 // borrowed unretained: `perform` never nests (reentrant operations are queued), so `entries`
                 // holds it for the call (retaining it or the array would be two atomic operations per send).
@@ -350,12 +350,12 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // join through the gate and receive it there.
             takeJoins(closing: true)
             terminal = event
-            terminated.store(true, ordering: .releasing)
+            terminated.set()
             // A terminated subscriber disposes every subscription made with it (RAC 2.5).
             disposeSubscriptions()
             var snapshot = joined.removeAll()
             // A subscriber catching up receives the event from its backlog and ends its subscription itself.
-            if catchUps.load(ordering: .acquiring) != 0 { snapshot.removeAll { handOver(event, to: $0) } }
+            if !catchUps.isZero { snapshot.removeAll { handOver(event, to: $0) } }
             for entry in snapshot { call(entry, event) }
             exitCallback()
             for entry in snapshot { entry.finish() }
