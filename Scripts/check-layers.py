@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Fails when a folder of Sources/Observable names something declared only in a higher layer, or when the
-engine target (Sources/TetherEngine, layer 0) imports more than the toolchain and TetherShims.
+engine target (Sources/TetherEngine, layer 0) imports more than the toolchain and TetherShims, or when a
+library target other than the engine declares an `Atomic` or names a memory ordering (issue 42: the
+synchronization, and every ordering that makes it sound, lives in the engine, behind named operations).
 
 The layers are CONTRIBUTING.md's table ("The layers of `Observable`"); each folder may name the types and
 functions of its own layer and of the layers below it, never those above. The compiler enforces the
@@ -28,6 +30,9 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TetherEngine")
 # What the engine target (layer 0, below Observable) may import: the toolchain and Tether's C shims.
 ENGINE_IMPORTS = {"Synchronization", "Dispatch", "Foundation", "Glibc", "Musl", "Darwin", "TetherShims"}
+
+# An atomic declared, or an explicit memory ordering, in code outside the engine.
+ATOMICS = re.compile(r"\bAtomic\s*<|\bAtomic\s*\(|\b[oO]rdering:\s*\.")
 
 # CONTRIBUTING.md, "The layers of `Observable`".
 LAYERS = {
@@ -102,6 +107,22 @@ def main():
             match = re.match(r"^(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:\w+\s+)?(\w+)", line)
             if match and match.group(1) not in ENGINE_IMPORTS:
                 problems.append(f"Sources/TetherEngine/{name}:{number}: the engine imports `{match.group(1)}`")
+    # Atomics and memory orderings: the engine's alone, in every library target.
+    sources = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
+    for directory, _, names in os.walk(sources):
+        if os.path.abspath(directory).startswith(os.path.abspath(ENGINE)):
+            continue
+        for name in sorted(names):
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(directory, name)
+            code = strip_comments_and_strings(open(path, encoding="utf-8").read())
+            for number, line in enumerate(code.split("\n"), start=1):
+                if ATOMICS.search(line):
+                    problems.append(
+                        f"Sources/{os.path.relpath(path, sources)}:{number}: an `Atomic` or a memory ordering "
+                        "outside the engine (use or add a named primitive in Sources/TetherEngine)"
+                    )
     declared = {}  # name -> set of layers that declare it
     for path, code in files:
         layer = layer_of(path)
@@ -151,8 +172,8 @@ def main():
     if problems:
         print("\n".join(problems))
         print(
-            f"\n{len(problems)} reference(s) go up the layer table of CONTRIBUTING.md: move the name down, or "
-            "the code that uses it up.",
+            f"\n{len(problems)} problem(s): a reference up the layer table of CONTRIBUTING.md (move the name "
+            "down, or the code that uses it up), or an atomic outside the engine.",
             file=sys.stderr,
         )
         return 1

@@ -6,7 +6,7 @@ import TetherShims
 /// A gate that leaves a submission for later checks it with one relaxed load, and only looks up the
 /// thread-local watch when it is non-zero.
 @usableFromInline
-let deferredSubmissionWatchers = Atomic<Int>(0)
+let deferredSubmissionWatchers = RelaxedCounter()
 
 /// Tells a caller whether something it submitted to a ``SerialGate`` was left for later instead of
 /// performed before the submission returned: queued for the thread that owns the gate (which delivers it
@@ -55,7 +55,7 @@ package final class DeferredSubmissionWatch {
     /// tell (an ordered gate, see ``SerialGate/submitEventInOrder(_:perform:)``).
     @inlinable
     static func noteDeferred(ahead: Int? = nil) {
-        if deferredSubmissionWatchers.load(ordering: .relaxed) != 0 { recordDeferred(ahead: ahead) }
+        if deferredSubmissionWatchers.value != 0 { recordDeferred(ahead: ahead) }
     }
 
     @usableFromInline

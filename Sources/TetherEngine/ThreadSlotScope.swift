@@ -22,14 +22,14 @@ package func withObjectInThreadSlot<Result>(
     _ object: AnyObject,
     read: () -> UnsafeMutableRawPointer?,
     write: (UnsafeMutableRawPointer?) -> Void,
-    active: borrowing Atomic<Int>,
+    active: borrowing RelaxedCounter,
     _ body: () -> Result
 ) -> (result: Result, enclosing: UnsafeMutableRawPointer?) {
     let enclosing = read()
     write(Unmanaged.passUnretained(object).toOpaque())
-    active.wrappingAdd(1, ordering: .relaxed)
+    active.add(1)
     let result = withExtendedLifetime(object) { body() }
-    active.wrappingSubtract(1, ordering: .relaxed)
+    active.add(-1)
     write(enclosing)
     return (result, enclosing)
 }

@@ -1,5 +1,4 @@
 import Observable
-import Synchronization
 import TetherEngine
 import TetherShims
 
@@ -11,7 +10,7 @@ import TetherShims
 /// thread's probe only while one is installed.
 enum EnabledReadProbe {
     /// How many threads are probing right now.
-    static let depth = Atomic<Int>(0)
+    static let depth = RelaxedCounter()
 
     /// The thread's probe: the registry looked for and whether it was read.
     final class Probe {
@@ -32,7 +31,7 @@ enum EnabledReadProbe {
     /// Called by the getter of `isEnabled`.
     @inline(__always)
     static func noteRead(of registry: AnyObject) {
-        guard depth.load(ordering: .relaxed) != 0, let raw = tether_enabled_read_probe() else { return }
+        guard depth.value != 0, let raw = tether_enabled_read_probe() else { return }
         let probe = Unmanaged<Probe>.fromOpaque(raw).takeUnretainedValue()
         if probe.registry == ObjectIdentifier(registry) { probe.wasRead = true }
     }

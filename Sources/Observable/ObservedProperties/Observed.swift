@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// Makes a stored property of a ``KeyPathObservable`` class observable with
@@ -84,7 +83,7 @@ public struct Observed<Value> {
         // Always inlined, so that the compiler folds the key paths into direct field accesses; the
         // work behind an observed set is a separate (specialized) call.
         @inline(__always) get {
-            if observedReadTrackingDepth.load(ordering: .relaxed) != 0 {
+            if observedReadTrackingDepth.value != 0 {
                 reportRead(instance, wrappedKeyPath, storageKeyPath)
             }
             return instance[keyPath: storageKeyPath].value

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 import TetherShims
 
@@ -7,7 +6,7 @@ import TetherShims
 /// `@Observed` getters check it with one relaxed load (a plain read on x86) and only look up the
 /// thread-local tracker when it is non-zero, so a read costs almost nothing when nobody tracks.
 @usableFromInline
-let observedReadTrackingDepth = Atomic<Int>(0)
+let observedReadTrackingDepth = RelaxedCounter()
 
 /// One `@Observed` property read while a key path was being evaluated.
 @usableFromInline

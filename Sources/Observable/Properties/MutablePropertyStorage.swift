@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// The thread-safe state behind ``MutableProperty``: the value, the subscribers, and the ordered gate that

@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// A new subscriber of a source that calls it on subscribing — a ``MutableProperty``'s current value, a

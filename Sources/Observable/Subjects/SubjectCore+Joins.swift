@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 // How subscribers join a subject and leave it before the owner took them in: in place under the lock (a

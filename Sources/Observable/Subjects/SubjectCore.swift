@@ -1,4 +1,3 @@
-import Synchronization
 import TetherEngine
 
 /// The shared machinery of ``Subject``, ``ReplaySubject`` and ``BehaviorSubject``.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TetherEngine
 
 extension SignalConvertible where Value: Sendable {
