@@ -19,7 +19,7 @@ import Synchronization
 /// ```
 @usableFromInline
 package struct SubscriberFlags: ~Copyable, Sendable {
-    @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline let disposed = DisposalFlag()
     @usableFromInline let skipped = Atomic<Bool>(false)
     @usableFromInline let released = Atomic<Bool>(false)
 
@@ -32,27 +32,27 @@ package struct SubscriberFlags: ~Copyable, Sendable {
     @inlinable
     @discardableResult
     package func markDisposed() -> Bool {
-        disposed.exchange(true, ordering: .sequentiallyConsistent)
+        disposed.markDisposed()
     }
 
     /// Whether the subscriber was disposed (acquiring: what its disposer did before is visible).
     @inlinable
     package var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        disposed.isSet
     }
 
     /// Whether the subscriber was disposed, for a check that only saves work and orders nothing (a joiner
     /// that stops catching up, a join skipped).
     @inlinable
     package var isDisposedRelaxed: Bool {
-        disposed.load(ordering: .relaxed)
+        disposed.isSetRelaxed
     }
 
     /// Called by the gate's owner at a callback: whether the subscriber was disposed — then the owner
     /// reports that it skipped it, so that a disposer waiting for that callback returns.
     @inlinable
     func disposedAtCallback() -> Bool {
-        if !disposed.load(ordering: .sequentiallyConsistent) { return false }
+        if !disposed.isSetAfterEnteringCallback { return false }
         if !skipped.load(ordering: .relaxed) { skipped.store(true, ordering: .releasing) }
         return true
     }

@@ -31,9 +31,9 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @usableFromInline let gate = SerialGate<Op>()
     /// Set by a terminal event or by disposal: later sends are dropped.
-    @usableFromInline let closed = SoleSubscriptionFlag()
+    @usableFromInline let closed = DisposalFlag()
     /// Set by disposal: a callback not yet started is skipped.
-    @usableFromInline let disposed = SoleSubscriptionFlag()
+    @usableFromInline let disposed = DisposalFlag()
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
     /// The subscription this observer feeds (kept for `collect` and `deinit`; `lifetime` is released early).

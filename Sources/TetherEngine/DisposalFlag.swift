@@ -1,12 +1,13 @@
 import Synchronization
 
-/// A flag of a source that serves one subscription — an `Observer`, an operator's `Mailbox` — set when the
-/// subscription stops taking inputs, and read at every input and every callback.
+/// The *disposed* flag of the disposal fence (``CallbackRendezvous``): set when a subscription stops taking
+/// inputs, read at every input and every callback — of an `Observer` or an operator's `Mailbox` directly,
+/// of a fan-out source's subscriber through ``SubscriberFlags``.
 ///
-/// It is the *disposed* flag of ``CallbackRendezvous``'s protocol for a source with one subscription: a
-/// disposer sets it with ``markDisposed()`` (sequentially consistent, as the protocol requires before
-/// ``SerialGate/waitForSoleSubscription()``); the owner checks it at each callback with a relaxed load
-/// (``isSetRelaxed``) and, finding it set, acknowledges the disposal to the gate. A source may also close its
+/// A disposer sets it with ``markDisposed()`` (sequentially consistent, as the fence requires before the
+/// disposer's wait). The owner of a source with one subscription checks it at each callback with a relaxed
+/// load (``isSetRelaxed``) and, finding it set, acknowledges the disposal to the gate; the owner of a fan-out
+/// source, which publishes each callback in the fence first, reads it with ``isSetAfterEnteringCallback``. A source may also close its
 /// input side without a disposal (a terminal event) with ``markClosed()``. Readers outside the source's gate
 /// use ``isSet`` (acquiring: what the closer did first is visible).
 ///
@@ -15,12 +16,12 @@ import Synchronization
 /// this load, is what the disposer waits for.
 ///
 /// ```swift
-/// let closed = SoleSubscriptionFlag()
+/// let closed = DisposalFlag()
 /// closed.markDisposed()   // false: it was open
 /// closed.isSet            // true
 /// ```
 @usableFromInline
-package struct SoleSubscriptionFlag: ~Copyable, Sendable {
+package struct DisposalFlag: ~Copyable, Sendable {
     @usableFromInline let value = Atomic<Bool>(false)
 
     /// An open subscription.
@@ -45,6 +46,14 @@ package struct SoleSubscriptionFlag: ~Copyable, Sendable {
     @inlinable
     package var isSet: Bool {
         value.load(ordering: .acquiring)
+    }
+
+    /// Whether the flag is set, read by the owner of a fan-out source right after it published the callback
+    /// it is about to make (``CallbackRendezvous/enter(_:wakingAt:)``): sequentially consistent, the fence's
+    /// store-load pair.
+    @inlinable
+    package var isSetAfterEnteringCallback: Bool {
+        value.load(ordering: .sequentiallyConsistent)
     }
 
     /// Whether the flag is set, at an input or a callback of the source (relaxed; see the type's notes).
