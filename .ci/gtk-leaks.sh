@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 log=/tmp/tether-gtk-leaks.log
-swift build --package-path TetherGtk --build-tests --sanitize=address --scratch-path TetherGtk/.build-asan
+.ci/swift-build.sh --package-path TetherGtk --build-tests --sanitize=address --scratch-path TetherGtk/.build-asan
 status=0
 LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt:print_suppressions=1:exitcode=0" \
 ASAN_OPTIONS="detect_leaks=1" \

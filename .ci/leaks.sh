@@ -49,7 +49,7 @@ skips+=(--skip "LoginViewModelTests/signingInShowsTheSpinner")
 # XCTest test runs at all. So the XCTest tests run through .ci/run-xctest.sh, which lists them from the
 # binary and runs whole classes (test by test where one is skipped), in parallel processes, one per core,
 # longest first by the debug run's durations when .ci/run has made them.
-swift build --build-tests --sanitize=address --scratch-path .build-asan
+.ci/swift-build.sh --build-tests --sanitize=address --scratch-path .build-asan
 xctest="$(swift build --sanitize=address --scratch-path .build-asan --show-bin-path)/TetherPackageTests.xctest"
 skip_pattern=$(printf '%s\n' "${skips[@]}" | awk 'NR % 2 == 0' | paste -sd'|')
 
