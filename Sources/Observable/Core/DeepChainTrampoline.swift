@@ -258,34 +258,60 @@ extension Sink {
     /// A sink that delivers to `self` directly while the stack has room, and queues events for the
     /// thread's trampoline root when it has grown too deep (see ``DeepChainTrampoline``). Returns it
     /// with the lifetime to start the upstream part in (see ``DeepChainBoundary``).
+    ///
+    /// The boundary keeps its downstream's form: a values-only sink gets a values-only boundary, so the
+    /// stages upstream of it (which pick their own form from their downstream's, as `map` does) stay on
+    /// the values path too. Were it an event sink, every stage above the first boundary — all but the
+    /// last 127 stages of a chain of a thousand `map`s — would make and match an event per value. A
+    /// values-only subscriber ignores the terminal event, so that boundary needs none: the upstream
+    /// part's end (``DeepChainBoundary/upstreamEnded()``) ends the subscription, after its queued values.
     @usableFromInline
     func deepChainBoundary(in lifetime: CompositeDisposable) -> (Sink, CompositeDisposable) {
         let boundary = DeepChainBoundary(lifetime)
         let upstreamLifetime = CompositeDisposable(partOf: lifetime)
         upstreamLifetime.add { boundary.upstreamEnded() }
         lifetime.add(upstreamLifetime)
-        let link = DeepChainLink(self)
-        let sink = Sink { event in
-            let downstream = link.value
-            let state = DeepChainTrampoline.current()
-            if state.pointee.depth == 0 {
-                DeepChainTrampoline.runAsRoot(state) { downstream.send(event) }
-                if event.isTerminal { lifetime.dispose() }
-            } else if !DeepChainTrampoline.mustDefer(state) {
-                downstream.send(event)
-                if event.isTerminal { lifetime.dispose() }
-            } else {
-                if lifetime.isDisposed { return }
-                boundary.willQueue()
-                DeepChainTrampoline.enqueue(state) {
-                    if !lifetime.isDisposed {
-                        downstream.send(event)
-                        if event.isTerminal { lifetime.dispose() }
-                    }
-                    boundary.didRunQueued()
+        switch self {
+        case .values(let next):
+            let link = DeepChainLink(next)
+            let sink = Sink.values { value in
+                boundary.cross(value, endsSubscription: false, to: link.value)
+            }
+            return (sink, upstreamLifetime)
+        case .events(let action):
+            let link = DeepChainLink(action)
+            let sink = Sink { event in
+                boundary.cross(event, endsSubscription: event.isTerminal, to: link.value)
+            }
+            return (sink, upstreamLifetime)
+        }
+    }
+}
+
+extension DeepChainBoundary {
+    /// Delivers `item` (a value or an event) to the downstream part: at once while the stack has room,
+    /// else queued for the thread's trampoline root. A terminal event (`endsSubscription`) ends the
+    /// subscription once delivered.
+    @inline(__always) @usableFromInline
+    func cross<Item>(_ item: Item, endsSubscription: Bool, to deliver: @escaping (Item) -> Void) {
+        let state = DeepChainTrampoline.current()
+        if state.pointee.depth == 0 {
+            DeepChainTrampoline.runAsRoot(state) { deliver(item) }
+            if endsSubscription { lifetime.dispose() }
+        } else if !DeepChainTrampoline.mustDefer(state) {
+            deliver(item)
+            if endsSubscription { lifetime.dispose() }
+        } else {
+            if lifetime.isDisposed { return }
+            willQueue()
+            let lifetime = self.lifetime
+            DeepChainTrampoline.enqueue(state) {
+                if !lifetime.isDisposed {
+                    deliver(item)
+                    if endsSubscription { lifetime.dispose() }
                 }
+                self.didRunQueued()
             }
         }
-        return (sink, upstreamLifetime)
     }
 }

@@ -19,6 +19,47 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completions, 1)
     }
 
+    func testAValuesOnlySubscriberKeepsEveryStageOfAThousandMapsOnTheValuesPath() {
+        // The deep-chain boundaries (every 128th nested start) take their downstream's form: were one an
+        // event sink, every `map` above it would pick the event form and make an event per value.
+        var sourceSinkIsValuesOnly: Bool?
+        var chain = Signal<Int, Never>(unsafeStart: { sink, lifetime in
+            if case .values = sink { sourceSinkIsValuesOnly = true } else { sourceSinkIsValuesOnly = false }
+            sink.send(next: 1)
+            sink.send(.completed)
+            lifetime.dispose()
+        })
+        for _ in 0..<1_000 { chain = chain.map { $0 + 1 } }
+        var received: [Int] = []
+        let subscription = chain.subscribe(next: { received.append($0) })
+        XCTAssertEqual(sourceSinkIsValuesOnly, true)
+        XCTAssertEqual(received, [1_001])
+        XCTAssertTrue(subscription.isDisposed, "the source's end ends the subscription")
+    }
+
+    func testAValuesOnlySubscriptionThroughAHundredThousandMapsEndsWhenTheSubjectCompletes() {
+        let subject = Subject<Int, Never>()
+        var chain = subject.signal
+        for _ in 0..<Self.chainLength { chain = chain.map { $0 + 1 } }
+        var received: [Int] = []
+        let subscription = chain.subscribe(next: { received.append($0) })
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(received, [1 + Self.chainLength, 2 + Self.chainLength])
+        XCTAssertFalse(subscription.isDisposed)
+        subject.sendCompleted()
+        XCTAssertTrue(subscription.isDisposed, "the subject's completion ends the subscription past every boundary")
+    }
+
+    func testAValuesOnlySubscriptionThroughAHundredThousandMapsOfAColdSourceGetsEveryValueThenEnds() {
+        var chain = Signal<Int, Never>(values: 0..<10)
+        for _ in 0..<Self.chainLength { chain = chain.map { $0 + 1 } }
+        var received: [Int] = []
+        let subscription = chain.subscribe(next: { received.append($0) })
+        XCTAssertEqual(received, Array(Self.chainLength..<Self.chainLength + 10))
+        XCTAssertTrue(subscription.isDisposed, "ended after the values queued past the stack budget")
+    }
+
     func testASubjectsValuesReachTheSubscriberThroughAHundredThousandMapsBeforeSendReturns() {
         let subject = Subject<Int, Never>()
         var chain = subject.signal
