@@ -9,12 +9,15 @@ import TetherEngine
 /// current.inner = search("a").subscribe(next: { print($0) })    // ["a"]
 /// current.inner = search("ab").subscribe(next: { print($0) })   // ["ab"] — the "a" search is cancelled
 /// ```
-public final class SerialDisposable: Disposable, @unchecked Sendable {
-    // Safety: `disposed` and `current` are guarded by `lock`; the replaced or current disposable is disposed
-    // after the lock is released.
-    @usableFromInline let lock = Lock()
-    @usableFromInline @exclusivity(unchecked) var disposed = false
-    @usableFromInline @exclusivity(unchecked) var current: (any Disposable)?
+public final class SerialDisposable: Disposable, Sendable {
+    struct State {
+        var disposed = false
+        var current: (any Disposable)?
+    }
+
+    /// The held disposable and whether this one was disposed. A replaced or held disposable is disposed,
+    /// and released, after the lock is.
+    let state: LockedState<State>
 
     /// Creates a serial disposable, optionally holding `inner`.
     ///
@@ -22,7 +25,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// let serial = SerialDisposable()
     /// ```
     public init(_ inner: (any Disposable)? = nil) {
-        current = inner
+        state = LockedState(State(current: inner))
     }
 
     /// Whether this disposable has been disposed.
@@ -31,7 +34,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// let serial = SerialDisposable()
     /// serial.isDisposed
     /// ```
-    public var isDisposed: Bool { lock.withLock { disposed } }
+    public var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// The disposable currently held. Setting it disposes the previous one (outside the lock).
     ///
@@ -40,18 +43,20 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// serial.inner = AnyDisposable { print("disposed") }
     /// ```
     public var inner: (any Disposable)? {
-        get { lock.withLock { current } }
+        get { state.withLock { $0.current } }
         set {
-            lock.lock()
-            if disposed {
-                lock.unlock()
-                newValue?.dispose()
-                return
+            // The one to dispose: the new one if this is disposed, else the one it replaces.
+            let (old, disposed) = state.withLock { state -> ((any Disposable)?, Bool) in
+                if state.disposed { return (nil, true) }
+                let old = state.current
+                state.current = newValue
+                return (old, false)
             }
-            let old = current
-            current = newValue
-            lock.unlock()
-            if old !== newValue { old?.dispose() }
+            if disposed {
+                newValue?.dispose()
+            } else if old !== newValue {
+                old?.dispose()
+            }
         }
     }
 
@@ -67,15 +72,13 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// ```
     @discardableResult
     public func swap(_ newInner: (any Disposable)?) -> (any Disposable)? {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            newInner?.dispose()
-            return nil
+        let (old, disposed) = state.withLock { state -> ((any Disposable)?, Bool) in
+            if state.disposed { return (nil, true) }
+            let old = state.current
+            state.current = newInner
+            return (old, false)
         }
-        let old = current
-        current = newInner
-        lock.unlock()
+        if disposed { newInner?.dispose() }
         return old
     }
 
@@ -86,15 +89,11 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// serial.dispose()
     /// ```
     public func dispose() {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            return
+        let old = state.withLock { state -> (any Disposable)? in
+            if state.disposed { return nil }
+            state.disposed = true
+            return state.current.take()
         }
-        disposed = true
-        let old = current
-        current = nil
-        lock.unlock()
         old?.dispose()
     }
 }

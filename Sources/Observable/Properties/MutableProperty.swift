@@ -98,6 +98,6 @@ public final class MutableProperty<Value>: PropertyProtocol {
     }
 }
 
-// Safety: the property's only stored state is its storage, whose value, subscribers and writers are
-// synchronized by its gate (a lock and atomics); values cross threads only when they are Sendable.
-extension MutableProperty: @unchecked Sendable where Value: Sendable {}
+// Checked: the property's only stored property is its storage, whose value, subscribers and writers are
+// synchronized by the engine's gate; the condition keeps non-`Sendable` values from crossing threads.
+extension MutableProperty: Sendable where Value: Sendable {}

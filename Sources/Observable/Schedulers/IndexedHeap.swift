@@ -187,3 +187,6 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
         return lhs.heapPriority < rhs.heapPriority
     }
 }
+
+/// A heap of `Sendable` elements is `Sendable`: it is a plain value (an array and a count).
+extension IndexedHeap: Sendable where Element: Sendable {}

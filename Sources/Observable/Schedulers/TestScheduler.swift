@@ -19,11 +19,9 @@ import TetherEngine
 /// - Complexity: scheduling, cancelling (disposing what `schedule` returned) and running each action
 ///   are O(log n) for n pending actions: the queue is a binary min-heap on (time, scheduling order),
 ///   and a cancelled action leaves it at once, so cancelled timers cost nothing later.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
-    // Safety: the only mutable state is `state`, read and written under its lock (`LockedState`), where every
-    // `ScheduledAction`'s own state is touched too; actions run outside it. `LockedState<State>` is not
-    // `Sendable` only because `IndexedHeap` (IndexedHeap.swift) does not declare the conformance its
-    // contents (`ScheduledAction`s, `Sendable`) would give it.
+public final class TestScheduler: Scheduler, Sendable {
+    // Checked: the only mutable state is `state`, read and written under its lock (`LockedState`), where
+    // every `ScheduledAction`'s own state is touched too; actions run outside it.
 
     /// The scheduler's mutable state.
     private struct State {

@@ -63,9 +63,9 @@ public final class BehaviorSubject<Value, Failure: Error>: SignalConvertible, Ob
     }
 }
 
-// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
-// when they are Sendable. Failures are `Error`, which is `Sendable`.
-extension BehaviorSubject: @unchecked Sendable where Value: Sendable {}
+// Checked: the subject's only stored property is its core, which synchronizes everything (the engine's
+// gate); the condition keeps non-`Sendable` values from crossing threads through it.
+extension BehaviorSubject: Sendable where Value: Sendable {}
 
 extension BehaviorSubject: SubjectFront {}
 

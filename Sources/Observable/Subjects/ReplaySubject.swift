@@ -53,9 +53,9 @@ public final class ReplaySubject<Value, Failure: Error>: SignalConvertible, Obse
     }
 }
 
-// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
-// when they are Sendable. Failures are `Error`, which is `Sendable`.
-extension ReplaySubject: @unchecked Sendable where Value: Sendable {}
+// Checked: the subject's only stored property is its core, which synchronizes everything (the engine's
+// gate); the condition keeps non-`Sendable` values from crossing threads through it.
+extension ReplaySubject: Sendable where Value: Sendable {}
 
 extension ReplaySubject: SubjectFront {}
 

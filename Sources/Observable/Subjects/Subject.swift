@@ -61,9 +61,9 @@ public final class Subject<Value, Failure: Error>: SignalConvertible, ObserverPr
     package static var backlogLimit: Int { SubjectCore<Value, Failure>.backlogLimit }
 }
 
-// Safety: every operation goes through the core's gate (atomics and a lock); values cross threads only
-// when they are Sendable. Failures are `Error`, which is `Sendable`.
-extension Subject: @unchecked Sendable where Value: Sendable {}
+// Checked: the subject's only stored property is its core, which synchronizes everything (the engine's
+// gate); the condition keeps non-`Sendable` values from crossing threads through it.
+extension Subject: Sendable where Value: Sendable {}
 
 extension Subject: SubjectFront {}
 
