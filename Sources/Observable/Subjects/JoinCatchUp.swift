@@ -37,8 +37,9 @@ import TetherEngine
 /// itself; so does a source that went away (``handOverEnd()``), after the backlog. The owner, which may be
 /// running other subscribers' callbacks, never waits for a joiner.
 @usableFromInline
-final class JoinCatchUp<Value, Failure: Error>: @unchecked Sendable {
-    // Safety: `backlog` and `endsAfterBacklog` are guarded by the source's lock; `handedOver` is written
+final class JoinCatchUp<Value, Failure: Error> {
+    // Not `Sendable`: reached only through its subscriber's entry, which the source's gate synchronizes.
+    // `backlog` and `endsAfterBacklog` are guarded by the source's lock; `handedOver` is written
     // under it. `fence` and `handedOver` are the engine's thread-safe state. The events in `backlog` cross from the
     // owner's thread to the joiner's only when the source itself is used from several threads, which the
     // compiler allows only when its values are `Sendable` (the public sources are `Sendable` under that

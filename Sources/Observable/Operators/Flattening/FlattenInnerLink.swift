@@ -9,10 +9,11 @@ import TetherEngine
 /// a generic `Disposable`: reached through its protocol witness, it ran the unspecialized generic code,
 /// with generic-metadata lookups on every inner.)
 @usableFromInline
-final class FlattenInnerLink<OuterValue, Inner: SignalConvertible, State: FlattenStateMachine>: @unchecked Sendable
+final class FlattenInnerLink<OuterValue, Inner: SignalConvertible, State: FlattenStateMachine>
 where State.Inner == Inner, State.Subscription == CompositeDisposable {
-    // Safety: `id` changes only while the driver holds the only reference (it reuses the link of an inner
-    // that has ended, see `FlattenDriver.spareLink`); the driver is thread-safe to post into.
+    // Not `Sendable`: it travels between threads only inside the inner's sink and lifetime, which the
+    // driver's gate serializes. `id` changes only while the driver holds the only reference (it reuses the
+    // link of an inner that has ended, see `FlattenDriver.spareLink`).
     @usableFromInline let driver: FlattenDriver<OuterValue, Inner, State>
     @usableFromInline @exclusivity(unchecked) var id: UInt64
 

@@ -20,9 +20,10 @@ enum TimedInput<Value, Failure: Error> {
 /// of the current generation reaches the handler, so a timer that fires on the scheduler's thread while
 /// the handler replaces it is ignored.
 @usableFromInline
-final class OperatorTimer<S: Scheduler>: @unchecked Sendable {
-    // Safety: `generation` and `fire` are touched only inside the operator's mailbox handler (and
-    // `fire` once before the source starts); `slot` is thread-safe.
+final class OperatorTimer<S: Scheduler> {
+    // Not `Sendable`: `generation` and `fire` are touched only inside the operator's mailbox handler (and
+    // `fire` once before the source starts), which the mailbox runs one input at a time; `slot` is
+    // thread-safe. The firing closure it schedules captures `fire` only, never the timer.
     @usableFromInline let scheduler: S
     @usableFromInline let slot = SerialDisposable()
     @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
