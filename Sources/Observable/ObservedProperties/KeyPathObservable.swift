@@ -64,7 +64,9 @@ extension KeyPathObservable {
                         sink.send(.completed)
                         lifetime.dispose()
                     })
-                lifetime.add(entry)
+                // A closure whose only capture is the entry uses the entry as its context: held inline as
+                // the lifetime's first child, where `add(entry)` would allocate the children's array.
+                lifetime.add { entry.dispose() }
                 channel.subscribe(entry, initial: value)
                 return
             }

@@ -92,7 +92,8 @@ public final class MutableProperty<Value>: PropertyProtocol {
         let storage = self.storage
         return Signal(unsafeStart: { sink, lifetime in
             let entry = MutablePropertyEntry(sink: sink, lifetime: lifetime, storage: storage)
-            lifetime.add(entry)
+            // Held inline as the lifetime's first child (see `CompositeDisposable.add(_:)` for closures).
+            lifetime.add { entry.dispose() }
             storage.add(entry)
         }).tracked(sentBy: storage)
     }
