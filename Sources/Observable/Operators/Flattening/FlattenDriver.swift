@@ -117,10 +117,25 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// news (each state machine ignores it then), and queueing it would cost an input for nothing. That
     /// is the common case: a replaced inner is disposed, and a finished one disposes its lifetime, from
     /// inside a handler. Only the owner may read the state, so another thread always posts.
+    ///
+    /// The owner posts it behind the inputs queued so far (``Mailbox/postBehindQueued(_:handlingWith:)``):
+    /// an inner that ended on another thread may have queued its terminal event there, and its end is news
+    /// only after it (`startInner` learns of such an end on the owner's thread).
     @inlinable
     func innerWentAway(_ id: UInt64) {
-        if mailbox.isOwnedByCurrentThread && !state.isLive(id) { return }
+        if mailbox.isOwnedByCurrentThread {
+            if !state.isLive(id) { return }
+            postBehindQueued(.innerGone(id))
+            return
+        }
         post(.innerGone(id))
+    }
+
+    /// Posts `input` behind the inputs queued so far (see ``Mailbox/postBehindQueued(_:handlingWith:)``).
+    @inlinable
+    func postBehindQueued(_ input: consuming Input) {
+        let driver = Unmanaged.passUnretained(self)
+        mailbox.postBehindQueued(input) { input in driver._withUnsafeGuaranteedRef { $0.handle(input) } }
     }
 
     /// The inner `id` sent `event`: the events an inner sends synchronously while it is being started are
@@ -235,18 +250,26 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         } else {
             link = FlattenInnerLink(self, id: id)
         }
-        // Tells the driver when the inner's subscription ends, so that one whose source went away
-        // without a terminal event (a released subject) does not keep the whole subscription alive.
-        child.addUnchecked(link.endNotice)
         startingID = id
         inner.signal.start(Sink { [link] event in link.send(event) }, in: child)
         startingID = nil
-        // Nothing else references the link once the inner has ended during its start and dropped its sink
-        // (a synchronous cold signal; its lifetime dropped the end notice when it was disposed): no event and
-        // no end notice can come through it any more, so the next inner may take it over.
-        // Likewise its lifetime, disposed and dropped by the state machine (the end notice is its only child).
-        // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run.
+        // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run, and the
+        // inner's end is no news any more.
         if mailbox.closed.isSetRelaxed { return }
+        // Tells the driver when the inner's subscription ends, so that one whose source goes away without a
+        // terminal event (a released subject) does not keep the whole subscription alive. Only for an inner
+        // still running: one that ended during its start (a synchronous cold signal, the common case) needs
+        // no notice — its events were handled inline, or, sent on another thread, are queued — and its end is
+        // news only when it ended without a terminal event, told behind the queued inputs. An inner that ends
+        // between the check and the `add` runs the notice at once, on this thread (see `innerWentAway`).
+        if child.isDisposed {
+            if state.isLive(id) { postBehindQueued(.innerGone(id)) }
+        } else {
+            child.addUnchecked(link.endNotice)
+        }
+        // Nothing else references the link once the inner has ended during its start and dropped its sink:
+        // no event and no end notice can come through it any more, so the next inner may take it over.
+        // Likewise its lifetime, disposed and dropped by the state machine (with no child left).
         if isKnownUniquelyReferenced(&link) { spareLink = consume link }
         if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
     }
