@@ -138,9 +138,27 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         mailbox.postBehindQueued(input) { input in driver._withUnsafeGuaranteedRef { $0.handle(input) } }
     }
 
+    /// The inner `id` sent the value `value`: as ``innerSent(_:from:)``, without the trip through `Input`
+    /// and `handle(_:)`'s switch when handled inline (the common case). Not inlined: the inner's sink then
+    /// stays small enough for its reabstraction thunk to read the event's tag one byte wide (see
+    /// ``FlattenInnerLink/send(_:)``); inlined, the thunk loaded it four bytes wide again.
+    @inlinable @inline(never)
+    func innerSent(value: Value, from id: UInt64) {
+        if mailbox.isOwnedByCurrentThread && startingID == id {
+            if mailbox.closed.isSetRelaxed {
+                // Disposed from another thread, which waits for this handler: stop the source.
+                state.subscription(of: id)?.dispose()
+                return
+            }
+            if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
+        } else {
+            post(.inner(id, .next(value)))
+        }
+    }
+
     /// The inner `id` sent `event`: the events an inner sends synchronously while it is being started are
     /// handled inline (see the type's notes), the others posted.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     func innerSent(_ event: Event<Value, Failure>, from id: UInt64) {
         if mailbox.isOwnedByCurrentThread && startingID == id {
             if mailbox.closed.isSetRelaxed {
@@ -148,12 +166,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
                 state.subscription(of: id)?.dispose()
                 return
             }
-            if case .next(let value) = event {
-                // The common case, without the trip through `Input` and `handle(_:)`'s switch.
-                if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
-            } else {
-                handle(.inner(id, event))
-            }
+            handle(.inner(id, event))
         } else {
             post(.inner(id, event))
         }
