@@ -41,6 +41,10 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// Released once the outer source has ended: what it captured (often the inners' subjects) must not
     /// keep the last inners — and so the subscription — alive.
     @exclusivity(unchecked) @usableFromInline var transform: ((OuterValue) -> Inner)?
+    /// Whether the outer source's values are the inner signals themselves (`flatten`, `switchToLatest`,
+    /// `concat`: `OuterValue` is `Inner`), taken as they are instead of through a transform (`transform` is
+    /// `nil` then). Cleared, as `transform` is released, once the outer source has ended.
+    @exclusivity(unchecked) @usableFromInline var outerValuesAreInners: Bool
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     @exclusivity(unchecked) @usableFromInline var state = State()
@@ -53,11 +57,13 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// The lifetime of such an inner, renewed (see `CompositeDisposable.renewIfFinished()`), for the next inner.
     @exclusivity(unchecked) @usableFromInline var spareLifetime: CompositeDisposable?
 
+    /// `transform` `nil`: the outer source's values are the inner signals (`OuterValue` must be `Inner`).
     @inlinable
-    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: @escaping (OuterValue) -> Inner) {
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: ((OuterValue) -> Inner)?) {
         self.sink = sink
         self.lifetime = lifetime
         self.transform = transform
+        self.outerValuesAreInners = transform == nil
         // The handler reaches the driver through a box filled in below (the mailbox is a constant of
         // the driver, created before `self` is available). The cycle driver → mailbox → handler →
         // box → driver ends when the lifetime is disposed: the mailbox then drops its handler.
@@ -78,6 +84,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @usableFromInline
     func dispose() {
         transform = nil
+        outerValuesAreInners = false
         spareLink = nil
         spareLifetime = nil
         for child in state.disposed() { child.dispose() }
@@ -190,6 +197,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
             handleOuter(event)
         case .outerGone:
             transform = nil
+            outerValuesAreInners = false
             perform(state.outerWentAway(), failure: nil)
         case .innerGone(let id):
             perform(state.innerWentAway(id), failure: nil)
@@ -207,12 +215,17 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         if state.isFinished { return }
         switch event {
         case .next(let value):
-            guard let transform else { return }
-            perform(state.outerSent(transform(value)), failure: nil)
+            if outerValuesAreInners {
+                // `OuterValue` is `Inner` (see `init`): the cast is no operation once specialized.
+                perform(state.outerSent(value as! Inner), failure: nil)
+            } else if let transform {
+                perform(state.outerSent(transform(value)), failure: nil)
+            }
         case .error(let failure):
             perform(state.outerFailed(), failure: failure)
         case .completed:
             transform = nil
+            outerValuesAreInners = false
             perform(state.outerCompleted(), failure: nil)
         }
     }
