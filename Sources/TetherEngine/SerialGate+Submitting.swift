@@ -103,6 +103,41 @@ extension SerialGate {
         queueBookkeeping(op, ordered: false, inPlace: inPlace, perform: perform)
     }
 
+    /// Submits bookkeeping that must never wait and that is news only after everything queued before it — the
+    /// end of an input whose events may still be queued (a flattening operator's inner subscription, which
+    /// ended on another thread) — on an unordered gate: behind the operations queued so far, even from the
+    /// owner.
+    ///
+    /// - Gate idle: the caller performs `op` as the owner, then gives the gate up, handing a flood over after
+    ///   one batch as ``submitJoin(_:perform:)`` does.
+    /// - Owned by another thread: `op` is queued for the owner *behind* the operations queued so far (as an
+    ///   event is, but past the bound: it never parks), and the caller returns at once.
+    /// - Owned by the caller (from inside an operation): queued behind what other threads queued before it,
+    ///   and so behind the caller's own reentrant submissions made before it — where a reentrant
+    ///   ``submitEvent(_:perform:)`` or ``submitBookkeeping(_:perform:)`` goes before what others queued.
+    ///
+    /// Not reported to a ``DeferredSubmissionWatch`` (bookkeeping, as ``submitBookkeeping(_:perform:)``). Only
+    /// for bookkeeping that one caller submits at most once per input: it may go past the bound.
+    @inlinable
+    package final func submitBookkeepingBehindQueued(_ op: Op, perform: (Op) -> Void) {
+        let me = currentThreadID
+        if word.load(ordering: .relaxed) == 0,
+            word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
+        {
+            perform(op)
+            release(me, perform: perform, handOff: true)
+            return
+        }
+        lock.lock()
+        remote.append(op)
+        backlog.store(remote.count, ordering: .relaxed)
+        // Flags the pending work for the owner — this thread's drain loop when it is the owner (it then takes
+        // the shared queue after its local one) — or takes a gate that became idle meanwhile.
+        let acquired = markPendingOrAcquire(me)
+        lock.unlock()
+        if acquired { release(me, perform: perform, handOff: true) }
+    }
+
     /// Runs `body` as the gate's owner when the gate is idle, and returns `true`; returns `false` without
     /// running anything when the gate is owned (by another thread, or by the caller: a reentrant send), and
     /// the caller then submits the operation (``submitEvent(_:perform:)``).

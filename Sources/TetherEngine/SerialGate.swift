@@ -28,7 +28,8 @@ import TetherShims
 ///
 /// A submission left for later (queued for the owner, or behind the caller's own delivery) is reported to
 /// the calling thread's ``DeferredSubmissionWatch``, if it runs under one (all but a sole subscription's
-/// release queued for another thread, ``submitBookkeeping(_:perform:)``, which a watcher has no use for).
+/// release queued for another thread, ``submitBookkeeping(_:perform:)``, and an input's end,
+/// ``submitBookkeepingBehindQueued(_:perform:)``, which a watcher has no use for).
 ///
 /// ## Submitting
 ///
@@ -52,7 +53,9 @@ import TetherShims
 ///   ``submitBookkeeping(_:perform:)`` and ``submitBookkeeping(_:inPlace:perform:)`` (before the queued
 ///   events), ``submitBookkeepingInOrder(_:inPlace:perform:)`` (in order) — never parks, is left to the
 ///   owner when the gate is owned, and the in-place forms do it under the lock when the gate is idle, so
-///   the caller delivers nothing for others.
+///   the caller delivers nothing for others; ``submitBookkeepingBehindQueued(_:perform:)`` (an unordered
+///   gate's bookkeeping that is news only after what is queued: an input's end) goes behind the queued
+///   operations, even from the owner.
 ///
 /// ## Disposal (guarantee 2)
 ///

@@ -120,6 +120,8 @@ public final class ActorScheduler: Scheduler {
     ///
     /// ```swift
     /// let clock = ActorScheduler.main.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
+    /// // …
+    /// clock.dispose()   // the ticks stop
     /// ```
     @discardableResult
     public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)

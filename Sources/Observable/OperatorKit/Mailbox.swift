@@ -71,6 +71,19 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
         }
     }
 
+    /// As ``post(_:handlingWith:)``, for an input that is news only after the inputs posted before it (the end
+    /// of an input whose events may still be queued): it is handled behind every input queued so far, also
+    /// when posted from inside the handler — where ``post(_:)`` runs it right after the current input, before
+    /// what other threads posted — and it never waits for room in the backlog. At most one per input source.
+    @inlinable
+    package func postBehindQueued(_ input: consuming Input, handlingWith handle: (Input) -> Void) {
+        if closed.isSetRelaxed { return }
+        let mailbox = Unmanaged.passUnretained(self)
+        submitBookkeepingBehindQueued(.input(input)) { op in
+            mailbox._withUnsafeGuaranteedRef { $0.perform(op, handlingWith: handle) }
+        }
+    }
+
     /// Runs `handle` at once, as the handler would run an input, when no input is being handled (the common
     /// case), and returns `true`; returns `false` without running anything when an input is being handled, on
     /// this thread or another: the caller then posts the input. After the mailbox was closed it runs nothing and

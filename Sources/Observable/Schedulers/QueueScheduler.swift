@@ -151,6 +151,8 @@ public final class QueueScheduler: Scheduler {
     /// ```swift
     /// let scheduler = QueueScheduler()
     /// let ticking = scheduler.schedule(after: .zero, interval: .seconds(1)) { print("tick") }
+    /// // …
+    /// ticking.dispose()   // the ticks stop
     /// ```
     @discardableResult
     public func schedule(after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void)

@@ -11,7 +11,7 @@ import TetherEngine
 ///
 /// **Joins (plain subjects).** A new subscriber of a ``Subject`` never goes through the gate: under the
 /// gate's lock it joins the engine's ``JoinQueue`` (`joinQueue`), whose count (mirrored in `joins`) every send
-/// is stamped with (`SubjectOp.event`'s `seen`). The owner takes the queue into `joined` before delivering a
+/// is stamped with (``StampedEvent``'s `seen`). The owner takes the queue into `joined` before delivering a
 /// value stamped later than what it has taken in, and calls an entry only when the entry joined before the
 /// value was sent — the join order's rules and their exploration are the engine's (`JoinOrder.swift`). So
 /// `subscribe` neither delivers anything nor waits for the owner — not even for room in the backlog — and a
@@ -127,7 +127,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func noteOrdered(_ op: Op) -> Op? {
         switch op {
-        case .event(let event, _):
+        case .event(let stamped):
+            let event = stamped.event
             if submittedTerminal != nil { return nil }
             switch event {
             case .next(let value):
@@ -136,7 +137,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             case .error, .completed:
                 submittedTerminal = event
             }
-            return .event(event, seen: joins.latest)
+            return .event(StampedEvent(event, seen: joins.latest))
         case .shutdown:
             shutdownSubmitted = true
             return op
@@ -182,7 +183,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminated.isSet { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        enqueueEvent(.event(event, seen: joins.latest))
+        enqueueEvent(.event(StampedEvent(event, seen: joins.latest)))
     }
 
     /// Submits event `op` the way this core's events go (see ``isOrdered``).
@@ -291,8 +292,8 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func perform(_ op: Op) {
         switch op {
-        case .event(let event, let seen):
-            deliver(event, seen: seen)
+        case .event(let stamped):
+            deliver(stamped.event, seen: stamped.seen)
         case .add(let entry):
             add(entry)
         case .remove(let entry):
@@ -398,13 +399,29 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
 @usableFromInline
 enum SubjectOp<Value, Failure: Error> {
     /// An event, and the subject's `joins` when it was sent (see "Joins" in ``SubjectCore``'s notes).
-    case event(Event<Value, Failure>, seen: UInt)
+    case event(StampedEvent<Value, Failure>)
     case add(SubjectEntry<Value, Failure>)
     case remove(SubjectEntry<Value, Failure>)
     /// A subscriber that fell behind while catching up: the owner delivers its backlog (see
     /// ``JoinCatchUp``).
     case flush(SubjectEntry<Value, Failure>)
     case shutdown
+}
+
+/// An event sent to a subject, and the subject's `joins` when it was sent (see "Joins" in ``SubjectCore``'s
+/// notes): ``SubjectOp/event(_:)``'s one payload. One value rather than two payloads: a send builds it once,
+/// and the owner takes it out of the operation as one value (fewer copies and moves per send).
+@usableFromInline
+struct StampedEvent<Value, Failure: Error> {
+    @usableFromInline let event: Event<Value, Failure>
+    /// The subject's `joins` when the event was sent.
+    @usableFromInline let seen: UInt
+
+    @inlinable
+    init(_ event: Event<Value, Failure>, seen: UInt) {
+        self.event = event
+        self.seen = seen
+    }
 }
 
 /// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
@@ -452,7 +469,7 @@ extension SubjectOp: CustomStringConvertible {
     @usableFromInline
     var description: String {
         switch self {
-        case .event(let event, _): "event(\(event))"
+        case .event(let stamped): "event(\(stamped.event))"
         case .add: "add"
         case .remove: "remove"
         case .flush: "flush"

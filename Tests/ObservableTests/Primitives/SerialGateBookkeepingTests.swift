@@ -177,4 +177,101 @@ final class SerialGateBookkeepingTests: XCTestCase {
     func testBookkeepingNeverTakesAnOrderedGateHandedOffToTheSendersParkedOnTheFullBacklog() {
         assertBookkeepingLeavesAGateHandedOffToTheParkedSenders(ordered: true, performedThen: [1, 7, 2])
     }
+
+    // MARK: submitBookkeepingBehindQueued (an input's end, on an unordered gate)
+
+    func testBookkeepingBehindQueuedOnAnIdleGateIsPerformedByTheCallerAndLeavesTheGateIdle() {
+        let probe = Probe(ordered: false)
+        probe.gate.submitBookkeepingBehindQueued(5) { probe.perform($0) }
+        XCTAssertEqual(probe.performed.value, [5])
+        XCTAssertEqual(probe.performers.value, [currentThreadID])
+        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(probe.gate.queuedCount, 0)
+    }
+
+    func testBookkeepingBehindQueuedOnAGateOwnedByAnotherThreadIsLeftToItsOwnerBehindTheQueuedEvents() {
+        let probe = Probe(ordered: false)
+        let (ownerDone, owner) = probe.ownOnAnotherThread()
+        waitOrFail(startThread { for op in [1, 2] { probe.send(op) } }, "the sends")
+        probe.gate.submitBookkeepingBehindQueued(9) { probe.perform($0) }
+        XCTAssertEqual(probe.performed.value, [0], "the submitter returned without performing anything")
+        // Events sent after it go behind it.
+        waitOrFail(startThread { probe.send(3) }, "the last send")
+        probe.resume.signal()
+        waitOrFail(ownerDone, "the owner's return")
+        XCTAssertEqual(probe.performed.value, [0, 1, 2, 9, 3], "behind the events queued before it, not before them")
+        XCTAssertEqual(Set(probe.performers.value), [owner], "all performed by the owner")
+        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+    }
+
+    /// From inside an operation: a reentrant event goes before what other threads queued, the bookkeeping
+    /// behind it — and so behind the reentrant event too.
+    func testBookkeepingBehindQueuedFromTheOwnerGoesBehindWhatOtherThreadsQueued() {
+        let gate = SerialGate<Int>()
+        let performed = Locked<[Int]>([])
+        let performers = Locked<[UInt]>([])
+        let inside = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let perform = Locked<(@Sendable (Int) -> Void)?>(nil)
+        perform.value = { op in
+            performed.mutate { $0.append(op) }
+            performers.mutate { $0.append(currentThreadID) }
+            guard op == 0 else { return }
+            inside.signal()
+            resume.wait()
+            let body = perform.value!
+            gate.submitBookkeepingBehindQueued(9) { body($0) }
+            gate.submitEvent(5) { body($0) }
+        }
+        let body = perform.value!
+        let ownerID = Locked<UInt>(0)
+        let ownerDone = startThread {
+            ownerID.value = currentThreadID
+            gate.submitEvent(0) { body($0) }
+        }
+        waitOrFail(inside, "the owner inside operation 0")
+        waitOrFail(startThread { for op in [1, 2] { gate.submitEvent(op) { body($0) } } }, "the sends")
+        resume.signal()
+        waitOrFail(ownerDone, "the owner's return")
+        XCTAssertEqual(performed.value, [0, 5, 1, 2, 9])
+        XCTAssertEqual(Set(performers.value), [ownerID.value], "all performed by the owner")
+        XCTAssertEqual(gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(gate.queuedCount, 0)
+    }
+
+    /// With nothing queued by other threads, the owner's bookkeeping is performed after its current operation
+    /// and its reentrant submissions, before the gate is released.
+    func testBookkeepingBehindQueuedFromTheOwnerWithNothingQueuedRunsBeforeTheGateIsReleased() {
+        let gate = SerialGate<Int>()
+        let performed = Locked<[Int]>([])
+        let perform = Locked<(@Sendable (Int) -> Void)?>(nil)
+        perform.value = { op in
+            performed.mutate { $0.append(op) }
+            guard op == 0 else { return }
+            let body = perform.value!
+            gate.submitBookkeepingBehindQueued(9) { body($0) }
+            gate.submitEvent(5) { body($0) }
+            XCTAssertEqual(performed.value, [0], "nothing performed inside the operation")
+        }
+        let body = perform.value!
+        gate.submitEvent(0) { body($0) }
+        XCTAssertEqual(performed.value, [0, 5, 9])
+        XCTAssertEqual(gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(gate.queuedCount, 0)
+    }
+
+    /// Never parks: on a full backlog it is queued past the bound.
+    func testBookkeepingBehindQueuedNeverWaitsForRoomInTheBacklog() {
+        let probe = Probe(ordered: false)
+        let (ownerDone, _) = probe.ownOnAnotherThread()
+        let limit = SerialGate<Int>.backlogLimit
+        waitOrFail(startThread { for op in 1...limit { probe.send(op) } }, "filling the backlog")
+        XCTAssertEqual(probe.gate.queuedCount, limit)
+        waitOrFail(startThread { probe.gate.submitBookkeepingBehindQueued(-1) { probe.perform($0) } }, "the submission")
+        XCTAssertEqual(probe.gate.queuedCount, limit + 1, "past the bound")
+        probe.resume.signal()
+        waitOrFail(ownerDone, "the owner's return")
+        XCTAssertEqual(probe.performed.value.last, -1, "behind the full backlog")
+        XCTAssertEqual(probe.performed.value.count, limit + 2)
+    }
 }

@@ -41,6 +41,10 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// Released once the outer source has ended: what it captured (often the inners' subjects) must not
     /// keep the last inners — and so the subscription — alive.
     @exclusivity(unchecked) @usableFromInline var transform: ((OuterValue) -> Inner)?
+    /// Whether the outer source's values are the inner signals themselves (`flatten`, `switchToLatest`,
+    /// `concat`: `OuterValue` is `Inner`), taken as they are instead of through a transform (`transform` is
+    /// `nil` then). Cleared, as `transform` is released, once the outer source has ended.
+    @exclusivity(unchecked) @usableFromInline var outerValuesAreInners: Bool
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     @exclusivity(unchecked) @usableFromInline var state = State()
@@ -53,11 +57,13 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// The lifetime of such an inner, renewed (see `CompositeDisposable.renewIfFinished()`), for the next inner.
     @exclusivity(unchecked) @usableFromInline var spareLifetime: CompositeDisposable?
 
+    /// `transform` `nil`: the outer source's values are the inner signals (`OuterValue` must be `Inner`).
     @inlinable
-    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: @escaping (OuterValue) -> Inner) {
+    init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable, transform: ((OuterValue) -> Inner)?) {
         self.sink = sink
         self.lifetime = lifetime
         self.transform = transform
+        self.outerValuesAreInners = transform == nil
         // The handler reaches the driver through a box filled in below (the mailbox is a constant of
         // the driver, created before `self` is available). The cycle driver → mailbox → handler →
         // box → driver ends when the lifetime is disposed: the mailbox then drops its handler.
@@ -78,6 +84,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @usableFromInline
     func dispose() {
         transform = nil
+        outerValuesAreInners = false
         spareLink = nil
         spareLifetime = nil
         for child in state.disposed() { child.dispose() }
@@ -117,15 +124,48 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// news (each state machine ignores it then), and queueing it would cost an input for nothing. That
     /// is the common case: a replaced inner is disposed, and a finished one disposes its lifetime, from
     /// inside a handler. Only the owner may read the state, so another thread always posts.
+    ///
+    /// The owner posts it behind the inputs queued so far (``Mailbox/postBehindQueued(_:handlingWith:)``):
+    /// an inner that ended on another thread may have queued its terminal event there, and its end is news
+    /// only after it (`startInner` learns of such an end on the owner's thread).
     @inlinable
     func innerWentAway(_ id: UInt64) {
-        if mailbox.isOwnedByCurrentThread && !state.isLive(id) { return }
+        if mailbox.isOwnedByCurrentThread {
+            if !state.isLive(id) { return }
+            postBehindQueued(.innerGone(id))
+            return
+        }
         post(.innerGone(id))
+    }
+
+    /// Posts `input` behind the inputs queued so far (see ``Mailbox/postBehindQueued(_:handlingWith:)``).
+    @inlinable
+    func postBehindQueued(_ input: consuming Input) {
+        let driver = Unmanaged.passUnretained(self)
+        mailbox.postBehindQueued(input) { input in driver._withUnsafeGuaranteedRef { $0.handle(input) } }
+    }
+
+    /// The inner `id` sent the value `value`: as ``innerSent(_:from:)``, without the trip through `Input`
+    /// and `handle(_:)`'s switch when handled inline (the common case). Not inlined: the inner's sink then
+    /// stays small enough for its reabstraction thunk to read the event's tag one byte wide (see
+    /// ``FlattenInnerLink/send(_:)``); inlined, the thunk loaded it four bytes wide again.
+    @inlinable @inline(never)
+    func innerSent(value: Value, from id: UInt64) {
+        if mailbox.isOwnedByCurrentThread && startingID == id {
+            if mailbox.closed.isSetRelaxed {
+                // Disposed from another thread, which waits for this handler: stop the source.
+                state.subscription(of: id)?.dispose()
+                return
+            }
+            if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
+        } else {
+            post(.inner(id, .next(value)))
+        }
     }
 
     /// The inner `id` sent `event`: the events an inner sends synchronously while it is being started are
     /// handled inline (see the type's notes), the others posted.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     func innerSent(_ event: Event<Value, Failure>, from id: UInt64) {
         if mailbox.isOwnedByCurrentThread && startingID == id {
             if mailbox.closed.isSetRelaxed {
@@ -133,12 +173,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
                 state.subscription(of: id)?.dispose()
                 return
             }
-            if case .next(let value) = event {
-                // The common case, without the trip through `Input` and `handle(_:)`'s switch.
-                if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
-            } else {
-                handle(.inner(id, event))
-            }
+            handle(.inner(id, event))
         } else {
             post(.inner(id, event))
         }
@@ -162,6 +197,7 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
             handleOuter(event)
         case .outerGone:
             transform = nil
+            outerValuesAreInners = false
             perform(state.outerWentAway(), failure: nil)
         case .innerGone(let id):
             perform(state.innerWentAway(id), failure: nil)
@@ -179,12 +215,17 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         if state.isFinished { return }
         switch event {
         case .next(let value):
-            guard let transform else { return }
-            perform(state.outerSent(transform(value)), failure: nil)
+            if outerValuesAreInners {
+                // `OuterValue` is `Inner` (see `init`): the cast is no operation once specialized.
+                perform(state.outerSent(value as! Inner), failure: nil)
+            } else if let transform {
+                perform(state.outerSent(transform(value)), failure: nil)
+            }
         case .error(let failure):
             perform(state.outerFailed(), failure: failure)
         case .completed:
             transform = nil
+            outerValuesAreInners = false
             perform(state.outerCompleted(), failure: nil)
         }
     }
@@ -235,18 +276,26 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         } else {
             link = FlattenInnerLink(self, id: id)
         }
-        // Tells the driver when the inner's subscription ends, so that one whose source went away
-        // without a terminal event (a released subject) does not keep the whole subscription alive.
-        child.addUnchecked(link.endNotice)
         startingID = id
         inner.signal.start(Sink { [link] event in link.send(event) }, in: child)
         startingID = nil
-        // Nothing else references the link once the inner has ended during its start and dropped its sink
-        // (a synchronous cold signal; its lifetime dropped the end notice when it was disposed): no event and
-        // no end notice can come through it any more, so the next inner may take it over.
-        // Likewise its lifetime, disposed and dropped by the state machine (the end notice is its only child).
-        // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run.
+        // Not once the mailbox is closed: `dispose()`, which drops the spares, may already have run, and the
+        // inner's end is no news any more.
         if mailbox.closed.isSetRelaxed { return }
+        // Tells the driver when the inner's subscription ends, so that one whose source goes away without a
+        // terminal event (a released subject) does not keep the whole subscription alive. Only for an inner
+        // still running: one that ended during its start (a synchronous cold signal, the common case) needs
+        // no notice — its events were handled inline, or, sent on another thread, are queued — and its end is
+        // news only when it ended without a terminal event, told behind the queued inputs. An inner that ends
+        // between the check and the `add` runs the notice at once, on this thread (see `innerWentAway`).
+        if child.isDisposed {
+            if state.isLive(id) { postBehindQueued(.innerGone(id)) }
+        } else {
+            child.addUnchecked(link.endNotice)
+        }
+        // Nothing else references the link once the inner has ended during its start and dropped its sink:
+        // no event and no end notice can come through it any more, so the next inner may take it over.
+        // Likewise its lifetime, disposed and dropped by the state machine (with no child left).
         if isKnownUniquelyReferenced(&link) { spareLink = consume link }
         if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
     }

@@ -23,10 +23,17 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         self.id = id
     }
 
-    /// The inner sent `event`.
+    /// The inner sent `event`. Small enough to be inlined into the inner sink's reabstraction thunk, which
+    /// receives the event in memory: the tag is then read there one byte wide, as the sender stored it. (Passed
+    /// on to a function taking the event in registers, the tag was loaded four bytes wide: a load wider than
+    /// the store it reads cannot be forwarded from the store buffer, and stalled every value.)
     @inlinable @inline(__always)
     func send(_ event: Event<Inner.Value, Inner.Failure>) {
-        driver.innerSent(event, from: id)
+        if case .next(let value) = event {
+            driver.innerSent(value: value, from: id)
+        } else {
+            driver.innerSent(event, from: id)
+        }
     }
 
     /// The inner's subscription ended (after its terminal event, or without one).

@@ -71,6 +71,16 @@ extension SignalConvertible {
         _ strategy: State.Type, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Failure>
     where Inner.Failure == Failure, State.Inner == Inner, State.Subscription == CompositeDisposable {
+        flattened(strategy, transformOrNil: transform)
+    }
+
+    /// `transform` `nil`: the values are the inner signals (`Value` is `Inner`; see ``flattenedValues(_:)``),
+    /// taken as they are, with no call to an identity closure per value.
+    @inlinable
+    func flattened<Inner: SignalConvertible, State: FlattenStateMachine>(
+        _ strategy: State.Type, transformOrNil transform: ((Value) -> Inner)?
+    ) -> Signal<Inner.Value, Failure>
+    where Inner.Failure == Failure, State.Inner == Inner, State.Subscription == CompositeDisposable {
         let upstream = signal
         return Signal(unsafeStart: { sink, lifetime in
             let driver = FlattenDriver<Value, Inner, State>(sink: sink, lifetime: lifetime, transform: transform)
@@ -91,6 +101,13 @@ extension SignalConvertible {
 }
 
 extension SignalConvertible where Value: SignalConvertible, Value.Failure == Failure {
+    /// The signal-of-signals form of ``flattened(_:_:)``: the values are the inner signals.
+    @inlinable
+    func flattenedValues<State: FlattenStateMachine>(_ strategy: State.Type) -> Signal<Value.Value, Failure>
+    where State.Inner == Value, State.Subscription == CompositeDisposable {
+        flattened(strategy, transformOrNil: nil as ((Value) -> Value)?)
+    }
+
     /// Merges the events of the signals this signal sends (RAC's `flatten`).
     ///
     /// Each inner signal is subscribed when it arrives. The result completes when this signal and
@@ -103,7 +120,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1--23-4-|`
     @inlinable
     public func flatten() -> Signal<Value.Value, Failure> {
-        flattened(MergeState<Value, CompositeDisposable>.self) { $0 }
+        flattenedValues(MergeState<Value, CompositeDisposable>.self)
     }
 
     /// Sends the events of the latest signal this signal sent; a new inner signal disposes the
@@ -120,7 +137,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// Marble: outer `-a---b----|`, a `-1--2|`, b `-3-4|` → `--1---3-4-|`
     @inlinable
     public func switchToLatest() -> Signal<Value.Value, Failure> {
-        flattened(SwitchToLatestState<Value, CompositeDisposable>.self) { $0 }
+        flattenedValues(SwitchToLatestState<Value, CompositeDisposable>.self)
     }
 
     /// Sends the events of the signals this signal sends, one signal after the other: each inner
@@ -136,7 +153,7 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     /// Marble: outer `-a-b------|`, a `-1--2|`, b `-3-4|` → `--1--2-3-4|`
     @inlinable
     public func concat() -> Signal<Value.Value, Failure> {
-        flattened(ConcatState<Value, CompositeDisposable>.self) { $0 }
+        flattenedValues(ConcatState<Value, CompositeDisposable>.self)
     }
 }
 

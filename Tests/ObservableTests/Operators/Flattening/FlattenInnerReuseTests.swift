@@ -90,6 +90,58 @@ final class FlattenInnerReuseTests: ResourceCheckedTestCase {
         }
     }
 
+    /// An inner that sends and completes on another thread while its start is still running: its events are
+    /// queued behind the start, and the operator learns that it ended only after the start returned (no end
+    /// notice is added to an inner's lifetime before then). That end must not overtake the queued completion:
+    /// the result completes, it does not end quietly.
+    func testAnInnerThatCompletesOnAnotherThreadDuringItsStartCompletesTheResultAfterItsQueuedEvents() {
+        for strategy in ["merge", "latest", "concat"] {
+            let outer = Subject<Signal<Int, Never>, Never>()
+            let log = EventLog<Int, Never>()
+            let subscription = Self.flattened(outer, strategy).record(into: log)
+            outer.send(Signal(values: [1]))
+            outer.send(
+                Signal { observer in
+                    waitOrFail(
+                        startThread {
+                            observer.send(2)
+                            observer.sendCompleted()
+                        }, "the inner's thread")
+                    return nil
+                })
+            outer.send(Signal(values: [3]))
+            outer.sendCompleted()
+            XCTAssertEqual(log.events, [.next(1), .next(2), .next(3), .completed], strategy)
+            XCTAssertTrue(subscription.isDisposed, strategy)
+        }
+    }
+
+    /// An inner whose source goes away (its recipe's observer is released) at the end of its start, after
+    /// sending from another thread: the result ends quietly once the outer source has completed, after the
+    /// value that was queued.
+    func testAnInnerWhoseSourceGoesAwayDuringItsStartEndsTheResultQuietlyAfterItsQueuedValues() {
+        for strategy in ["merge", "latest", "concat"] {
+            let outer = Subject<Signal<Int, Never>, Never>()
+            let log = EventLog<Int, Never>()
+            let subscription = Self.flattened(outer, strategy).record(into: log)
+            outer.send(Signal(values: [1]))
+            outer.send(
+                Signal { observer in
+                    // The other thread drops its reference itself: when the recipe returns, its own is the last.
+                    let held = Mutex<Observer<Int, Never>?>(observer)
+                    waitOrFail(
+                        startThread {
+                            held.withLock { $0 }?.send(2)
+                            held.withLock { $0 = nil }
+                        }, "the inner's thread")
+                    return nil
+                })
+            outer.sendCompleted()
+            XCTAssertEqual(log.events, [.next(1), .next(2)], "\(strategy): no completion")
+            XCTAssertTrue(subscription.isDisposed, "\(strategy): ended quietly")
+        }
+    }
+
     func testInnersThatEndAfterTheirStartAndInnersWithPartsOfTheirOwnKeepEveryValueInOrder() {
         // Inners completing later (not reusable then), inners with parts of their own (`merge`: their lifetimes
         // hold more than the end notice, so they are never renewed) and plain synchronous ones, interleaved.
