@@ -80,3 +80,28 @@ package func waitUntil(
         usleep(500)
     }
 }
+
+/// Holds the producing threads of a stress test until every churning thread is under way, so that the two
+/// overlap even on a loaded machine: released together, a few threads on two busy cores can let the
+/// producers finish before a churner ran at all, and the test then checks nothing.
+///
+/// Each churner calls ``arrive()`` once, right after it has set up its first round (subscribed); each
+/// producer calls ``wait()`` before it starts.
+package final class ChurnersReady: Sendable {
+    private let group = DispatchGroup()
+
+    /// A gate for `churners` churning threads.
+    package init(churners: Int) {
+        for _ in 0..<churners { group.enter() }
+    }
+
+    /// A churner is under way (call it once per churner).
+    package func arrive() { group.leave() }
+
+    /// Waits until every churner has arrived (a watchdog turns a churner that never arrives into a failure).
+    package func wait(file: StaticString = #filePath, line: UInt = #line) {
+        if group.wait(timeout: .now() + 60) == .timedOut {
+            XCTFail("the churning threads did not start within 60 s", file: file, line: line)
+        }
+    }
+}

@@ -36,14 +36,17 @@ final class StressNotificationTests: ResourceCheckedTestCase {
         let postersDone = Atomic<Int>(0)
         let problems = ProblemLog()
         let churned = Atomic<Int>(0)
+        let churnersReady = ChurnersReady(churners: 4)
         runThreads(posters + 4) { index in
             if index < posters {
+                churnersReady.wait()
                 for _ in 0..<postsPerPoster { center.post(name: stressName, object: nil) }
                 postersDone.add(1, ordering: .acquiringAndReleasing)
                 return
             }
             var round = 0
-            while postersDone.load(ordering: .acquiring) < posters {
+            churnersReady.arrive()
+            repeat {
                 let monitor = GrammarMonitor<Notification>()
                 let signal = index % 2 == 0 ? center.signal(for: stressName) : center.signal(for: nil)
                 let subscription = monitor.subscribe(to: signal)
@@ -57,7 +60,7 @@ final class StressNotificationTests: ResourceCheckedTestCase {
                         "overlaps \(monitor.overlaps), after dispose \(monitor.eventsAfterDispose), "
                             + "terminal \(monitor.terminalCount)")
                 }
-            }
+            } while postersDone.load(ordering: .acquiring) < posters
         }
         XCTAssertEqual(problems.entries, [])
         permanent.assertWellFormed("permanent observer")

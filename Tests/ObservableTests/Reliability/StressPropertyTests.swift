@@ -40,18 +40,21 @@ final class StressPropertyTests: ResourceCheckedTestCase {
         let settersDone = Atomic<Int>(0)
         let problems = ProblemLog()
         let churned = Atomic<Int>(0)
+        let churnersReady = ChurnersReady(churners: 4)
         runThreads(setters + 4, file: file, line: line) { index in
             if index < setters {
+                churnersReady.wait(file: file, line: line)
                 for _ in 0..<incrementsPerSetter { property.modify { $0 += 1 } }
                 settersDone.add(1, ordering: .acquiringAndReleasing)
                 return
             }
             var round = 0
-            while settersDone.load(ordering: .acquiring) < setters {
+            churnersReady.arrive()
+            repeat {
                 churn(property, round, problems)
                 round += 1
                 churned.add(1, ordering: .relaxed)
-            }
+            } while settersDone.load(ordering: .acquiring) < setters
         }
         XCTAssertEqual(problems.entries, [], file: file, line: line)
         XCTAssertEqual(property.value, total, "every increment is stored", file: file, line: line)

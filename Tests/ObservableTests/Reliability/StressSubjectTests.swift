@@ -53,8 +53,10 @@ final class StressSubjectTests: ResourceCheckedTestCase {
         let churnSubscriptions = Atomic<Int>(0)
         let problems = ProblemLog()
 
+        let churnersReady = ChurnersReady(churners: churners)
         runThreads(senders + churners) { index in
             if index < senders {
+                churnersReady.wait()
                 for sequence in 0..<sendsPerSender {
                     subject.send(Stamp(thread: index, sequence: sequence))
                 }
@@ -63,11 +65,12 @@ final class StressSubjectTests: ResourceCheckedTestCase {
             }
             // A churner: subscribe, let some values through, dispose; again until the senders are done.
             var round = 0
-            while sendersDone.load(ordering: .acquiring) < senders {
+            repeat {
                 let monitor = GrammarMonitor<Stamp>()
                 let record = ChurnRecord(senders: senders)
                 monitor.onValue = { record.see($0) }
                 let subscription = monitor.subscribe(to: subject)
+                if round == 0 { churnersReady.arrive() }
                 // Vary how long a subscription lives: one in four is disposed at once; the others first wait
                 // (parked) for a value to come through, then stay a little longer.
                 if round % 4 != 0 {
@@ -86,7 +89,7 @@ final class StressSubjectTests: ResourceCheckedTestCase {
                             + "after dispose \(monitor.eventsAfterDispose), gaps \(record.gaps), reordered \(record.reordered)"
                     )
                 }
-            }
+            } while sendersDone.load(ordering: .acquiring) < senders
         }
         subject.sendCompleted()
         subject.send(Stamp(thread: 0, sequence: -1))  // after the terminal event: dropped
@@ -111,16 +114,23 @@ final class StressSubjectTests: ResourceCheckedTestCase {
         let sendersDone = Atomic<Int>(0)
         let problems = ProblemLog()
         let disposals = Atomic<Int>(0)
+        let disposersReady = ChurnersReady(churners: 2)
         runThreads(senders + 2) { index in
             if index < senders {
+                disposersReady.wait()
                 for value in 0..<sendsPerSender { subject.send(value) }
                 sendersDone.add(1, ordering: .acquiringAndReleasing)
                 return
             }
             // Two disposers: subscribe on this thread, dispose from another one, check the aftermath.
-            while sendersDone.load(ordering: .acquiring) < senders {
+            var first = true
+            repeat {
                 let monitor = GrammarMonitor<Int>()
                 let subscription = UncheckedBox(monitor.subscribe(to: subject))
+                if first {
+                    first = false
+                    disposersReady.arrive()
+                }
                 let done = DispatchSemaphore(value: 0)
                 let disposer = Thread {
                     subscription.value.dispose()
@@ -135,10 +145,10 @@ final class StressSubjectTests: ResourceCheckedTestCase {
                 if monitor.overlaps > 0 || monitor.eventsAfterDispose > 0 {
                     problems.add("overlaps \(monitor.overlaps), after dispose \(monitor.eventsAfterDispose)")
                 }
-            }
+            } while sendersDone.load(ordering: .acquiring) < senders
         }
         XCTAssertEqual(problems.entries, [])
-        XCTAssertGreaterThan(disposals.load(ordering: .relaxed), 0)
+        XCTAssertGreaterThanOrEqual(disposals.load(ordering: .relaxed), 2, "each disposer disposed at least once")
     }
 
     func testReplaySubjectLosesAndDuplicatesNothingForSubscribersJoiningWhileEightThreadsSend() {
