@@ -125,7 +125,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
         if delivery.takeCompactionRequest() { compact() }
         guard let first else { return }
         beginDelivery()
-        call(first) { $0.receive(value) }
+        callReceive(first, value)
         if !rest.isEmpty { deliverToRest(value) }
         if !pending.isEmpty { drainPending() }
         endDelivery()
@@ -158,6 +158,17 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
         entry._withUnsafeGuaranteedRef { observer in
             delivery.callUnlessDisposed(Self.id(of: entry), observer.flags, wakingAt: parkingAddress(of: self)) {
                 body(observer)
+            }
+        }
+    }
+
+    /// `call(entry) { $0.receive(value) }`, without the closure: the set's delivery to its first observer
+    /// stays inline in `didSet`.
+    @inlinable @inline(__always)
+    func callReceive(_ entry: Unmanaged<PropertyObserverEntry<Value>>, _ value: Value) {
+        entry._withUnsafeGuaranteedRef { observer in
+            delivery.callUnlessDisposed(Self.id(of: entry), observer.flags, wakingAt: parkingAddress(of: self)) {
+                observer.receive(value)
             }
         }
     }
@@ -314,29 +325,22 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     }
 }
 
-/// The callbacks of one observer: one of the final subclasses below, which the entry's
-/// ``PropertyObserverEntry/kind`` names (so that a delivery calls them without a dynamic cast or a virtual
-/// call). Immutable, so the owner calls them without reference counting; the entry drops its reference to
-/// release them.
+/// A values-only subscriber's callbacks (`observe(\\.p).subscribe(next:)`, and every stage that passes values on
+/// as values): its closure, and the lifetime it disposes when the owner deinitializes. Immutable, so the
+/// owner calls them without reference counting; the entry drops its reference to release them.
 ///
-/// Each subclass is at most 40 bytes (malloc's 48-byte class): a subscriber's callbacks hold its closure and
-/// its subscription's lifetime, which they end themselves when the owner deinitializes — no closure (and no
-/// closure context) is made to end it.
+/// Each callbacks class is at most 40 bytes (malloc's 48-byte class): a subscriber's callbacks hold its
+/// closure and its subscription's lifetime, which they end themselves when the owner deinitializes — no
+/// closure (and no closure context) is made to end it. Not final: a dependency's callbacks extend it, so
+/// that a set reaches every kind but an event subscriber through `next`.
 @usableFromInline
-class PropertyObserverCallbacks<Value> {
-    @inlinable
-    init() {}
-}
-
-/// A values-only subscriber (`observe(\.p).subscribe(next:)`, and every stage that passes values on as
-/// values): its closure, and the lifetime it disposes when the owner deinitializes.
-@usableFromInline
-final class PropertyValueCallbacks<Value>: PropertyObserverCallbacks<Value> {
-    @usableFromInline let next: (Value) -> Void
-    @usableFromInline let lifetime: CompositeDisposable
+class PropertyValueCallbacks<Value> {
+    @usableFromInline final let next: (Value) -> Void
+    /// `nil` for a dependency.
+    @usableFromInline final let lifetime: CompositeDisposable?
 
     @inlinable
-    init(next: @escaping (Value) -> Void, lifetime: CompositeDisposable) {
+    init(next: @escaping (Value) -> Void, lifetime: CompositeDisposable?) {
         self.next = next
         self.lifetime = lifetime
     }
@@ -345,7 +349,7 @@ final class PropertyValueCallbacks<Value>: PropertyObserverCallbacks<Value> {
 /// A subscriber that takes every event: its closure, and the lifetime it disposes after sending
 /// `.completed` when the owner deinitializes.
 @usableFromInline
-final class PropertyEventCallbacks<Value>: PropertyObserverCallbacks<Value> {
+final class PropertyEventCallbacks<Value> {
     @usableFromInline let action: (Event<Value, Never>) -> Void
     @usableFromInline let lifetime: CompositeDisposable
 
@@ -357,22 +361,22 @@ final class PropertyEventCallbacks<Value>: PropertyObserverCallbacks<Value> {
 }
 
 /// A dependency of a key-path observation or a lifetime observer (see ``AnyPropertyObserverList``): told
-/// (without the value) after each set, before it when it asks, and when the owner deinitializes.
+/// (without the value) after each set — through `next` — before it when it asks, and when the owner
+/// deinitializes.
 @usableFromInline
-final class PropertyDependencyCallbacks<Value>: PropertyObserverCallbacks<Value> {
-    @usableFromInline let didSet: () -> Void
+final class PropertyDependencyCallbacks<Value>: PropertyValueCallbacks<Value> {
     @usableFromInline let onWillSet: (() -> Void)?
     @usableFromInline let onFinish: () -> Void
 
-    @inlinable
+    @usableFromInline
     init(didSet: @escaping () -> Void, onWillSet: (() -> Void)?, onFinish: @escaping () -> Void) {
-        self.didSet = didSet
         self.onWillSet = onWillSet
         self.onFinish = onFinish
+        super.init(next: { _ in didSet() }, lifetime: nil)
     }
 }
 
-/// Which ``PropertyObserverCallbacks`` subclass an entry holds.
+/// Which callbacks an entry holds.
 @usableFromInline
 enum PropertyObserverKind: UInt8 {
     /// ``PropertyValueCallbacks``.
@@ -395,11 +399,11 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     // by whoever marks it disposed first, once no delivery can be running the handlers — see
     // PropertyObserverList.
     // It owns one retain of the handlers (manual, so that reading it costs no reference counting).
-    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<PropertyObserverCallbacks<Value>>?
+    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<AnyObject>?
     @usableFromInline let channel: PropertyObserverList<Value>
     /// Disposed; skipped by a delivery since; handlers released (the owner may drop the entry).
     @usableFromInline let flags = SubscriberFlags()
-    /// Which subclass `handlers` is.
+    /// Which class `handlers` is.
     @usableFromInline let kind: PropertyObserverKind
 
     /// A subscriber's entry (the `observe` fast path): the sink's closure and the subscription's `lifetime`,
@@ -409,10 +413,10 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
         self.channel = channel
         switch sink {
         case .values(let next):
-            handlers = .passRetained(PropertyValueCallbacks(next: next, lifetime: lifetime))
+            handlers = .passRetained(PropertyValueCallbacks(next: next, lifetime: lifetime) as AnyObject)
             kind = .values
         case .events(let action):
-            handlers = .passRetained(PropertyEventCallbacks(action: action, lifetime: lifetime))
+            handlers = .passRetained(PropertyEventCallbacks(action: action, lifetime: lifetime) as AnyObject)
             kind = .events
         }
     }
@@ -424,7 +428,8 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
         finish: @escaping () -> Void
     ) {
         self.channel = channel
-        handlers = .passRetained(PropertyDependencyCallbacks(didSet: didSet, onWillSet: willSet, onFinish: finish))
+        handlers = .passRetained(
+            PropertyDependencyCallbacks<Value>(didSet: didSet, onWillSet: willSet, onFinish: finish) as AnyObject)
         kind = willSet == nil ? .dependency : .dependencyWithWillSet
     }
 
@@ -437,18 +442,18 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     var wantsWillSet: Bool { kind == .dependencyWithWillSet }
 
     /// Called by the list, inside the disposal fence, only while the entry is not disposed.
-    @inlinable
+    ///
+    /// `kind` names the class of `handlers`, which is reinterpreted as it without a cast: two cases, each one
+    /// closure call, as a `switch` over a sink would be (a third case made the optimizer call the set's
+    /// delivery closure out of line).
+    @inlinable @inline(__always)
     func receive(_ value: Value) {
-        guard let handlers else { return }
-        // `kind` names the subclass: an unchecked downcast, as a `switch` over a sink enum would be.
-        handlers._withUnsafeGuaranteedRef { callbacks in
-            switch kind {
-            case .values:
-                unsafeDowncast(callbacks, to: PropertyValueCallbacks<Value>.self).next(value)
-            case .events:
-                unsafeDowncast(callbacks, to: PropertyEventCallbacks<Value>.self).action(.next(value))
-            case .dependency, .dependencyWithWillSet:
-                unsafeDowncast(callbacks, to: PropertyDependencyCallbacks<Value>.self).didSet()
+        guard let raw = handlers?.toOpaque() else { return }
+        if _fastPath(kind != .events) {
+            Unmanaged<PropertyValueCallbacks<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.next(value) }
+        } else {
+            Unmanaged<PropertyEventCallbacks<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                $0.action(.next(value))
             }
         }
     }
@@ -456,10 +461,8 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     /// Called by the list, inside the disposal fence, only while the entry is not disposed.
     @inlinable
     func receiveWillSet() {
-        guard wantsWillSet, let handlers else { return }
-        handlers._withUnsafeGuaranteedRef { callbacks in
-            unsafeDowncast(callbacks, to: PropertyDependencyCallbacks<Value>.self).onWillSet?()
-        }
+        guard wantsWillSet, let raw = handlers?.toOpaque() else { return }
+        Unmanaged<PropertyDependencyCallbacks<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.onWillSet?() }
     }
 
     /// Called by the owner (inside its finishing delivery) when it deinitializes: a subscriber's entry
@@ -473,7 +476,7 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
         flags.markReleased()
         switch kind {
         case .values:
-            unsafeDowncast(handlers, to: PropertyValueCallbacks<Value>.self).lifetime.dispose()
+            unsafeDowncast(handlers, to: PropertyValueCallbacks<Value>.self).lifetime?.dispose()
         case .events:
             let callbacks = unsafeDowncast(handlers, to: PropertyEventCallbacks<Value>.self)
             callbacks.action(.completed)
