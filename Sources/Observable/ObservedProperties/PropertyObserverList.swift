@@ -325,7 +325,7 @@ final class PropertyObserverList<Value>: AnyPropertyObserverList, @unchecked Sen
     }
 }
 
-/// A values-only subscriber's callbacks (`observe(\\.p).subscribe(next:)`, and every stage that passes values on
+/// A values-only subscriber's callbacks (`observe(\.p).subscribe(next:)`, and every stage that passes values on
 /// as values): its closure, and the lifetime it disposes when the owner deinitializes. Immutable, so the
 /// owner calls them without reference counting; the entry drops its reference to release them.
 ///
@@ -444,8 +444,9 @@ final class PropertyObserverEntry<Value>: Disposable, @unchecked Sendable {
     /// Called by the list, inside the disposal fence, only while the entry is not disposed.
     ///
     /// `kind` names the class of `handlers`, which is reinterpreted as it without a cast: two cases, each one
-    /// closure call, as a `switch` over a sink would be (a third case made the optimizer call the set's
-    /// delivery closure out of line).
+    /// closure call, as a `switch` over a sink would be. Always inlined (into ``PropertyObserverList``'s
+    /// `callReceive`): left to the optimizer, a set's delivery to its first observer became a call of its
+    /// own, about 1 ns more per set (W6).
     @inlinable @inline(__always)
     func receive(_ value: Value) {
         guard let raw = handlers?.toOpaque() else { return }
