@@ -38,7 +38,7 @@ public final class ActionRegistry<Sender: AnyObject> {
         /// nothing queued for the actor runs after it.
         let hop: ActorHop?
         /// Set (once) when the action is removed: a send that reads it set skips the action.
-        let removed = OnceFlag()
+        let removed = AtomicFlag()
 
         init(
             events: ControlEvents, action: @escaping (Sender, ControlEvents) -> Void, onEnd: (() -> Void)?,
@@ -258,7 +258,7 @@ private final class ActionRemoval<Sender: AnyObject>: Disposable, @unchecked Sen
     // removal are touched from here); `disposed` is a one-shot flag.
     weak let registry: ActionRegistry<Sender>?
     weak let entry: ActionRegistry<Sender>.Entry?
-    private let disposed = OnceFlag()
+    private let disposed = AtomicFlag()
 
     init(registry: ActionRegistry<Sender>, entry: ActionRegistry<Sender>.Entry) {
         self.registry = registry
@@ -268,8 +268,8 @@ private final class ActionRemoval<Sender: AnyObject>: Disposable, @unchecked Sen
     var isDisposed: Bool { disposed.isSet }
 
     func dispose() {
-        guard disposed.set(), let entry else { return }
-        entry.removed.set()
+        guard disposed.raise(), let entry else { return }
+        entry.removed.raise()
         entry.hop?.cancel()
         registry?.remove(entry)
     }

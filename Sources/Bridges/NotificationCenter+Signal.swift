@@ -136,11 +136,11 @@ protocol NotificationForwarding: Sendable {
 /// needed; on x86-64 the read is a plain move.
 final class NotificationForwarder: NotificationForwarding, Sendable {
     private let body: @Sendable (Notification) -> Void
-    private let published = OnceFlag()
+    private let published = AtomicFlag()
 
     init(_ body: @escaping @Sendable (Notification) -> Void) {
         self.body = body
-        published.set()
+        published.raise()
     }
 
     @inline(__always)
@@ -152,11 +152,11 @@ final class NotificationForwarder: NotificationForwarding, Sendable {
 /// The unfiltered bridge's block target: the observer, published like ``NotificationForwarder``.
 final class NotificationRelay: NotificationForwarding, Sendable {
     private let observer: Observer<Notification, Never>
-    private let published = OnceFlag()
+    private let published = AtomicFlag()
 
     init(_ observer: Observer<Notification, Never>) {
         self.observer = observer
-        published.set()
+        published.raise()
     }
 
     @inline(__always)
@@ -194,11 +194,11 @@ final class NotificationObservation: Disposable, @unchecked Sendable {
 
     /// A flag that can be set once, from any thread, that closures can share.
     final class Flag: Sendable {
-        private let flag = OnceFlag()
+        private let flag = AtomicFlag()
 
         var isSet: Bool { flag.isSet }
 
         /// Sets the flag; returns `true` for the call that set it.
-        func set() -> Bool { flag.set() }
+        func set() -> Bool { flag.raise() }
     }
 }

@@ -40,7 +40,7 @@ package struct ConfinedDelivery: ~Copyable, Sendable {
     /// The delivering thread's ID with the delivery's epoch in bit 0, or 0.
     @usableFromInline let active = Atomic<UInt>(0)
     /// Set once a disposed subscriber may be dropped from the owner's list.
-    @usableFromInline let compactionRequested = Atomic<Bool>(false)
+    @usableFromInline let compactionRequested = AtomicFlag()
     /// The disposal fence.
     @usableFromInline let rendezvous = CallbackRendezvous()
 
@@ -81,8 +81,7 @@ package struct ConfinedDelivery: ~Copyable, Sendable {
     /// request. Acquiring: what the disposer released before asking is visible.
     @inlinable
     package borrowing func takeCompactionRequest() -> Bool {
-        compactionRequested.load(ordering: .relaxed)
-            && compactionRequested.exchange(false, ordering: .acquiringAndReleasing)
+        compactionRequested.takeIfSet()
     }
 
     // MARK: Any thread
@@ -91,7 +90,7 @@ package struct ConfinedDelivery: ~Copyable, Sendable {
     /// released: the release is published with this store).
     @inlinable
     package borrowing func requestCompaction() {
-        compactionRequested.store(true, ordering: .releasing)
+        compactionRequested.store(true)
     }
 
     /// Called by a disposer after ``SubscriberFlags/markDisposed()``: returns once no callback of subscriber

@@ -95,12 +95,12 @@ package enum ParkingLot {
                 bucket.pointee.head = waiter
             }
             bucket.pointee.tail = waiter
-            let observed = observing.load(ordering: .relaxed)
-            if observed { observer?.willPark(UInt(bitPattern: waiter), on: address) }
+            let observer = Self.observer
+            observer?.willPark(UInt(bitPattern: waiter), on: address)
             pthread_mutex_unlock(&bucket.pointee.mutex)
             // Until its word is marked, a waiter taken off the list is still parked here: its record stays valid.
             tether_parker_wait(parker)
-            if observed { observer?.didResume(UInt(bitPattern: waiter), on: address) }
+            observer?.didResume(UInt(bitPattern: waiter), on: address)
             waiter.deinitialize(count: 1)
         }
     }
@@ -123,7 +123,7 @@ package enum ParkingLot {
                 waiter.pointee.next = nil
                 if let last { last.pointee.next = waiter } else { first = waiter }
                 last = waiter
-                if observing.load(ordering: .relaxed) { observer?.didUnpark(UInt(bitPattern: waiter), on: address) }
+                observer?.didUnpark(UInt(bitPattern: waiter), on: address)
                 if !all { break }
             } else {
                 previous = waiter
@@ -182,10 +182,9 @@ package protocol ParkingLotObserver: AnyObject, Sendable {
 }
 
 extension ParkingLot {
-    /// Whether an observer is installed: one relaxed load on the paths that park or wake, nothing on the
-    /// uncontended paths (a lock that need not wait never comes here).
-    static let observing = Atomic<Bool>(false)
-    /// The installed observer (an `Unmanaged` box's bits, never released), 0 before one is installed.
+    /// The installed observer (an `Unmanaged` box's bits, never released), 0 before one is installed: one
+    /// load on the paths that park or wake, nothing on the uncontended paths (a lock that need not wait
+    /// never comes here).
     static let observerBits = Atomic<UInt>(0)
 
     final class ObserverBox {
@@ -208,7 +207,6 @@ extension ParkingLot {
             box.release()
             return false
         }
-        observing.store(true, ordering: .releasing)
         return true
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// torn, but nothing written before an update is published by it.
 ///
 /// Use it only where a reader acts on the number alone: it must not read other memory on the strength of
-/// what it loaded (use ``OnceFlag``, or state under ``Lock`` / ``LockedState``, for that). The updates to one
+/// what it loaded (use ``AtomicFlag``, or state under ``Lock`` / ``LockedState``, for that). The updates to one
 /// counter happen in one total order that every thread agrees on, and a thread always sees its own
 /// updates: a count that each thread raises and lowers again never reads below that thread's own share.
 ///

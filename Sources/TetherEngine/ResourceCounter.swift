@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The count of Tether's live per-subscription objects behind `Observable`'s public `ResourceCounter`
 /// (leak checks): every object a subscription allocates holds a ``ResourceToken`` while it is alive. A
 /// debug build of the library counts; a release build counts nothing.
 @usableFromInline
 package enum LiveResources {
     /// The number of live objects counted (always `0` in a release build of the library).
-    package static var total: Int { liveResources.load(ordering: .acquiring) }
+    package static var total: Int { liveResources.value }
 
     /// Whether this build of the library counts (debug builds do).
     package static var isEnabled: Bool {
@@ -21,7 +19,7 @@ package enum LiveResources {
     @usableFromInline
     package static func increment() {
         #if DEBUG
-            liveResources.add(1, ordering: .relaxed)
+            liveResources.add(1)
         #endif
     }
 
@@ -29,12 +27,15 @@ package enum LiveResources {
     @usableFromInline
     package static func decrement() {
         #if DEBUG
-            liveResources.subtract(1, ordering: .releasing)
+            liveResources.add(-1)
         #endif
     }
 }
 
-private let liveResources = Atomic<Int>(0)
+/// A count a leak check reads on its own (nothing else is read through it): relaxed, as every
+/// ``RelaxedCounter`` is. A check made after the objects' deinitializers ran on other threads sees their
+/// decrements once it has synchronized with those threads (joined them, or waited for them through a lock).
+private let liveResources = RelaxedCounter()
 
 /// A zero-size member that counts its owner in ``LiveResources``: one line
 /// (`@usableFromInline let resourceToken = ResourceToken()`) covers every initializer and the

@@ -130,7 +130,7 @@ extension SerialGate {
         }
         lock.lock()
         remote.append(op)
-        backlog.store(remote.count, ordering: .relaxed)
+        backlog.store(remote.count)
         // Flags the pending work for the owner — this thread's drain loop when it is the owner (it then takes
         // the shared queue after its local one) — or takes a gate that became idle meanwhile.
         let acquired = markPendingOrAcquire(me)

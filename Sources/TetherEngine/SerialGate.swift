@@ -73,26 +73,27 @@ import TetherShims
 /// be gates: the engine is a target of its own and Swift has no "package open". Not a product: nothing
 /// outside this package can import it.
 open class SerialGate<Op>: @unchecked Sendable {
-    // Safety: `remote` and `parkedSenders` are guarded by `lock`; `batch` and `local` are
+    // Safety: `remote`, `urgent`, `parkedSenders` and `inFlight` are guarded by `lock`; `batch` and `local` are
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
     @usableFromInline package final let word = Atomic<UInt>(0)
     /// The disposal fence (guarantee 2): which subscription's callback the owner runs, who waits for it.
     @usableFromInline package final let rendezvous = CallbackRendezvous()
-    /// `remote.count`, readable without the lock (by parked senders).
-    @usableFromInline package final let backlog = Atomic<Int>(0)
-    /// How many operations wait in the backlog now (relaxed: a snapshot, for tests of the bound).
-    package final var queuedCount: Int { backlog.load(ordering: .relaxed) }
-    /// The size of the last batch an owner took (0 before the first): with 1, a bound on how many
-    /// operations the owner still performs before what is queued now.
-    @usableFromInline package final let inFlight = Atomic<Int>(0)
+    /// `remote.count`, readable without the lock (by parked senders' checks, which only decide whether to
+    /// keep waiting: a hint).
+    @usableFromInline package final let backlog = RelaxedCounter()
+    /// How many operations wait in the backlog now (a snapshot, for tests of the bound).
+    package final var queuedCount: Int { backlog.value }
     @usableFromInline package final let lock = Lock()
     @usableFromInline final let resourceToken = ResourceToken()  // LiveResources (leak checks)
     @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
     @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
+    /// The size of the last batch an owner took (0 before the first), under `lock`: with 1, a bound on how
+    /// many operations the owner still performs before what is queued now.
+    @usableFromInline @exclusivity(unchecked) package final var inFlight = 0
     @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
     @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
     /// The owner's reentrant submissions, performed after the current operation.
@@ -201,7 +202,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             return
         }
         remote.append(op)
-        backlog.store(remote.count, ordering: .relaxed)
+        backlog.store(remote.count)
         // How many operations may be performed before this one (the deferral's bound, see
         // `DeferredSubmissionWatch`): those queued before it, and those the owner is performing — the
         // rest of its batch (this thread's own, or, for another owner, the last batch it took or its one
@@ -215,7 +216,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             return
         }
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
-        let ahead = remote.count - 1 + max(inFlight.load(ordering: .relaxed), 1)
+        let ahead = remote.count - 1 + max(inFlight, 1)
         lock.unlock()
         if acquired {
             release(me, perform: perform, handOff: handOff)
@@ -280,7 +281,7 @@ open class SerialGate<Op>: @unchecked Sendable {
         }
         if ordered {
             remote.append(op)
-            backlog.store(remote.count, ordering: .relaxed)
+            backlog.store(remote.count)
         } else {
             urgent.append(op)
         }
@@ -305,7 +306,7 @@ open class SerialGate<Op>: @unchecked Sendable {
         lock.lock()
         let wasParked = bounded && remote.count >= Self.backlogLimit && waitWhileBacklogFull(me)
         remote.append(op)
-        backlog.store(remote.count, ordering: .relaxed)
+        backlog.store(remote.count)
         let acquired = markPendingOrAcquire(me, takingHandOff: wasParked)
         lock.unlock()
         if acquired {
@@ -366,7 +367,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             parkedSenders += 1
             lock.unlock()
             let outcome = RoomWait.park(waitingFor: owner, on: sendersAddress) {
-                backlog.load(ordering: .relaxed) >= Self.backlogLimit && word.load(ordering: .relaxed) & ~1 != 0
+                backlog.value >= Self.backlogLimit && word.load(ordering: .relaxed) & ~1 != 0
             }
             lock.lock()
             parkedSenders -= 1
@@ -431,8 +432,8 @@ open class SerialGate<Op>: @unchecked Sendable {
             }
             swap(&remote, &batch)
             if !urgent.isEmpty { swap(&urgent, &urgentBatch) }
-            backlog.store(0, ordering: .relaxed)
-            inFlight.store(batch.count &+ urgentBatch.count, ordering: .relaxed)
+            backlog.store(0)
+            inFlight = batch.count &+ urgentBatch.count
             let sendersWait = parkedSenders != 0
             word.store(me, ordering: .releasing)
             lock.unlock()

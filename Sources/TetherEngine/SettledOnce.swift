@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A result set once, by whichever thread gets there first, and a wait for it that parks the waiting
 /// thread (through ``ParkingLot``) instead of spinning: the one-shot wait of the blocking operators
 /// (`first()`, `wait()`, `toArray()`).
@@ -7,26 +5,26 @@ import Synchronization
 /// Settling never waits. A later `settle` changes nothing and returns `false`, so competing outcomes (a
 /// value, an error, the subscription ending without a terminal event) can each try, and the first wins.
 package final class SettledOnce<Result>: @unchecked Sendable {
-    // Safety: `result` is written only by the thread that moved `state` from 0 to 1, before it stores 2
-    // (releasing); it is read only after loading 2 (acquiring).
+    // Safety: `result` is written only by the thread that raised `claimed`, before it stores `settled`
+    // (releasing); it is read only after reading `settled` set (acquiring).
 
-    /// 0: not settled; 1: being settled; 2: settled.
-    private let state = Atomic<Int>(0)
+    /// Raised by the one settler that wins.
+    private let claimed = AtomicFlag()
+    /// Set once `result` is written.
+    private let settled = AtomicFlag()
     private var result: Result?
 
     package init() {}
 
     /// Whether a result was set (or is being set): a later ``settle(_:)`` will change nothing.
-    package var isSettled: Bool { state.load(ordering: .acquiring) != 0 }
+    package var isSettled: Bool { claimed.isSet }
 
     /// Sets the result and wakes the waiter, unless a result was already set. Returns whether it set it.
     @discardableResult
     package func settle(_ value: Result) -> Bool {
-        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
-            return false
-        }
+        guard claimed.raise() else { return false }
         result = value
-        state.store(2, ordering: .releasing)
+        settled.store(true)
         ParkingLot.unparkAll(parkingAddress(of: self))
         return true
     }
@@ -36,8 +34,8 @@ package final class SettledOnce<Result>: @unchecked Sendable {
     /// bucket's lock, where the settler's wake-up must also go.
     package func wait() -> Result {
         let address = parkingAddress(of: self)
-        while state.load(ordering: .acquiring) != 2 {
-            ParkingLot.park(on: address) { state.load(ordering: .relaxed) != 2 }
+        while !settled.isSet {
+            ParkingLot.park(on: address) { !settled.isSetRelaxed }
         }
         return result!
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The disposal state of one subscriber of a fan-out source — a subject's, a `MutableProperty`'s or an
 /// `@Observed` property's entry — as the disposal fence needs it: *disposed*, set by whoever ends the
 /// subscription; *skipped*, set by the owner when it found the subscriber disposed at a callback and will
@@ -19,9 +17,9 @@ import Synchronization
 /// ```
 @usableFromInline
 package struct SubscriberFlags: ~Copyable, Sendable {
-    @usableFromInline let disposed = DisposalFlag()
-    @usableFromInline let skipped = Atomic<Bool>(false)
-    @usableFromInline let released = Atomic<Bool>(false)
+    @usableFromInline let disposed = AtomicFlag()
+    @usableFromInline let skipped = AtomicFlag()
+    @usableFromInline let released = AtomicFlag()
 
     /// A subscriber not disposed.
     @inlinable
@@ -32,7 +30,7 @@ package struct SubscriberFlags: ~Copyable, Sendable {
     @inlinable
     @discardableResult
     package func markDisposed() -> Bool {
-        disposed.markDisposed()
+        !disposed.raise()
     }
 
     /// Whether the subscriber was disposed (acquiring: what its disposer did before is visible).
@@ -52,8 +50,8 @@ package struct SubscriberFlags: ~Copyable, Sendable {
     /// reports that it skipped it, so that a disposer waiting for that callback returns.
     @inlinable
     func disposedAtCallback() -> Bool {
-        if !disposed.isSetAfterEnteringCallback { return false }
-        if !skipped.load(ordering: .relaxed) { skipped.store(true, ordering: .releasing) }
+        if !disposed.isSetSequentiallyConsistent { return false }
+        if !skipped.isSetRelaxed { skipped.store(true) }
         return true
     }
 
@@ -61,18 +59,18 @@ package struct SubscriberFlags: ~Copyable, Sendable {
     /// may drop it. Releasing: the release happened before a source that sees ``isReleased``.
     @inlinable
     package func markReleased() {
-        released.store(true, ordering: .releasing)
+        released.store(true)
     }
 
     /// Whether ``markReleased()`` was called (acquiring).
     @inlinable
     package var isReleased: Bool {
-        released.load(ordering: .acquiring)
+        released.isSet
     }
 
     /// Whether the owner reported skipping the subscriber (for the disposer's wait).
     @inlinable
     package var wasSkipped: Bool {
-        skipped.load(ordering: .relaxed)
+        skipped.isSetRelaxed
     }
 }

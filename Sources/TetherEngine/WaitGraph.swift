@@ -25,14 +25,14 @@ package final class WaitGraph: @unchecked Sendable {
     /// One registered wait, owned by the waiting thread.
     @usableFromInline
     package final class Wait: @unchecked Sendable {
-        // Safety: every field is immutable except `broken`, which is atomic.
+        // Safety: every field is immutable except `broken`, an `AtomicFlag`.
         let waiter: UInt
         let target: UInt
         let isBreakable: Bool
         /// Where the waiter parks (woken when the wait is broken).
         let parkingAddress: UInt
         /// Set when a firm wait broke this one: the waiter stops waiting.
-        @usableFromInline package let broken = Atomic<Bool>(false)
+        @usableFromInline package let broken = AtomicFlag()
 
         init(waiter: UInt, target: UInt, isBreakable: Bool, parkingAddress: UInt) {
             self.waiter = waiter
@@ -43,7 +43,7 @@ package final class WaitGraph: @unchecked Sendable {
 
         /// Whether the waiter must stop waiting.
         @inlinable
-        package var isBroken: Bool { broken.load(ordering: .acquiring) }
+        package var isBroken: Bool { broken.isSet }
     }
 
     @usableFromInline
@@ -82,7 +82,7 @@ package final class WaitGraph: @unchecked Sendable {
         edges[me] = wait
         lock.unlock()
         for edge in toBreak {
-            edge.broken.store(true, ordering: .releasing)
+            edge.broken.store(true)
             ParkingLot.unparkAll(edge.parkingAddress)
         }
         return wait

@@ -31,9 +31,9 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @usableFromInline let gate = SerialGate<Op>()
     /// Set by a terminal event or by disposal: later sends are dropped.
-    @usableFromInline let closed = DisposalFlag()
+    @usableFromInline let closed = AtomicFlag()
     /// Set by disposal: a callback not yet started is skipped.
-    @usableFromInline let disposed = DisposalFlag()
+    @usableFromInline let disposed = AtomicFlag()
     @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
     @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
     /// The subscription this observer feeds (kept for `collect` and `deinit`; `lifetime` is released early).
@@ -142,7 +142,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
             return
         }
         if event.isTerminal {
-            closed.markClosed()
+            closed.store(true)
             sink.send(event)
             release()
         } else {
@@ -171,8 +171,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @inlinable
     func disposeSubscription() {
-        closed.markClosed()
-        if disposed.markDisposed() { return }
+        closed.store(true)
+        if !disposed.raise() { return }
         // Even after a terminal event: that terminal callback may still be running on another thread.
         gate.waitForSoleSubscription()
         gate.submitBookkeeping(.release) { self.perform($0) }

@@ -55,7 +55,7 @@ extension LiveSubscriptionNode {
         guard DebugSwitch.isOn(DebugSwitch.graph), let node = DebugThreadContext.current.starting.last,
             node.info === info
         else { return nil }
-        node.recordsEvents.set()
+        node.recordsEvents.raise()
         return node
     }
 

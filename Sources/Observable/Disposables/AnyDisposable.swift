@@ -11,7 +11,7 @@ import TetherEngine
 public final class AnyDisposable: Disposable, @unchecked Sendable {
     // Safety: the action is read and cleared only by the thread that wins `state`'s exchange.
     @usableFromInline @exclusivity(unchecked) var action: (@Sendable () -> Void)?
-    @usableFromInline let state = OnceFlag()
+    @usableFromInline let state = AtomicFlag()
 
     /// Creates a disposable that runs `action` when first disposed.
     ///
@@ -48,7 +48,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// d.dispose()
     /// ```
     public func dispose() {
-        guard state.set() else { return }
+        guard state.raise() else { return }
         let action = self.action
         self.action = nil
         action?()

@@ -20,7 +20,7 @@ import TetherEngine
 /// bag.dispose()   // ends both subscriptions
 /// ```
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // Safety: the children are guarded by `lock`; `disposedFlag` is the engine's `LockedFlag` (changed under
+    // Safety: the children are guarded by `lock`; `disposedFlag` is the engine's `AtomicFlag` (changed under
     // the lock, read without it by `isDisposed`); children are disposed after the lock is released, and a second disposer waits for
     // the first through the engine's `OwnerWord`.
     /// Identifies one child added to a ``CompositeDisposable``, for ``CompositeDisposable/remove(_:)``.
@@ -53,7 +53,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
     /// Set once, under `lock`, when disposal starts; read under the lock, and lock-free by `isDisposed`
     /// (`Signal(values:)` checks it for every value).
-    @usableFromInline let disposedFlag = LockedFlag()
+    @usableFromInline let disposedFlag = AtomicFlag()
     /// Whether this is (part of) a subscription whose subscriber someone else holds — a subject or an
     /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
     /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
@@ -172,7 +172,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     func add(child: Child) -> Key? {
         lock.lock()
-        if disposedFlag.valueUnderLock {
+        if disposedFlag.isSetRelaxed {
             lock.unlock()
             child.dispose()
             return nil
@@ -195,7 +195,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     package func add(_ child: CompositeDisposable) -> Key? {
         if child.isDisposed { return isDisposed ? nil : Key(rawValue: UInt64.max) }
         lock.lock()
-        if disposedFlag.valueUnderLock {
+        if disposedFlag.isSetRelaxed {
             lock.unlock()
             child.dispose()
             return nil
@@ -281,12 +281,12 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func dispose() {
         lock.lock()
-        if disposedFlag.valueUnderLock {
+        if disposedFlag.isSetRelaxed {
             lock.unlock()
             waitForDisposer(currentThreadID)
             return
         }
-        disposedFlag.setUnderLock(true)
+        disposedFlag.store(true)
         heldOneChildAtMost = keyOrDisposer.counterUnderLock <= 1
         // Moved out, not copied: no reference counting for the children on the way out of the lock.
         let head = firstAction.take()
@@ -323,7 +323,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         else { return false }
         heldOneChildAtMost = false
         pruneShift = 0
-        disposedFlag.setUnderLock(false)  // the only reference: as exclusive as the lock
+        disposedFlag.store(false)  // the only reference: as exclusive as the lock
         return true
     }
 

@@ -36,7 +36,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     @usableFromInline let startSource: (CompositeDisposable) -> Void
     /// The source subscription's lifetime, returned by every `connect()`.
     @usableFromInline let connection = CompositeDisposable()
-    @usableFromInline let hasConnected = OnceFlag()
+    @usableFromInline let hasConnected = AtomicFlag()
 
     @inlinable
     init<Subject: SignalConvertible & ObserverProtocol>(source: Signal<Value, Failure>, subject: Subject)
@@ -72,7 +72,7 @@ public final class MulticastConnection<Value, Failure: Error> {
     /// ```
     @discardableResult
     public func connect() -> any Disposable {
-        if hasConnected.set() {
+        if hasConnected.raise() {
             startSource(connection)
         }
         return connection

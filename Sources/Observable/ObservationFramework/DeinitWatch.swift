@@ -18,7 +18,7 @@ enum ObservableDeinitWatch {
         withObservationTracking(
             { registrar.access(root, keyPath: key) },
             onChange: {
-                state.fired.set()
+                state.fired.raise()
                 withExtendedLifetime(token) {}
             })
     }
@@ -35,7 +35,7 @@ protocol DeinitWatchCallback: AnyObject, Sendable {
 
 /// Whether a deinit watch fired (the subscription was disposed) rather than being released.
 final class DeinitWatchState: Sendable {
-    let fired = OnceFlag()
+    let fired = AtomicFlag()
 }
 
 /// Runs a closure when deinitialized.

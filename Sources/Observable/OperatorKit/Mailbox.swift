@@ -28,7 +28,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
     @usableFromInline package typealias Op = MailboxOp<Input>
 
-    @usableFromInline package let closed = DisposalFlag()
+    @usableFromInline package let closed = AtomicFlag()
     /// The handler, owned manually (one retain, released by `.release` or `deinit`): calling it through
     /// `_withUnsafeGuaranteedRef` costs no reference counting per input.
     @usableFromInline @exclusivity(unchecked) package var handler: Unmanaged<MailboxHandler<Input>>?
@@ -144,7 +144,7 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// releases the handler.
     @inlinable
     package func dispose() {
-        if closed.markDisposed() { return }
+        if !closed.raise() { return }
         waitForSoleSubscription()
         submitBookkeeping(.release) { self.perform($0) }
     }

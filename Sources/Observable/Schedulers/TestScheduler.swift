@@ -247,7 +247,7 @@ private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked 
     @exclusivity(unchecked) var heapIndex: Int?
     /// The repeat interval, `nil` for a one-shot action.
     let interval: Duration?
-    private let disposed = OnceFlag()
+    private let disposed = AtomicFlag()
     private weak var scheduler: TestScheduler?
 
     init(scheduler: TestScheduler, interval: Duration?, action: @escaping @Sendable () -> Void) {
@@ -269,7 +269,7 @@ private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked 
     var isDisposed: Bool { disposed.isSet }
 
     func dispose() {
-        guard disposed.set() else { return }
+        guard disposed.raise() else { return }
         // With the scheduler gone, its deinit has released (or is releasing) the action.
         scheduler?.cancel(self)
     }

@@ -51,7 +51,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var bufferStart = 0
     @usableFromInline let capacity: Int
     @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
-    @usableFromInline let terminated = OnceFlag()
+    @usableFromInline let terminated = AtomicFlag()
     /// The subscriptions this subject is the subscriber of (RAC's `didSubscribeWithDisposable:`): disposed
     /// when the subject terminates or goes away. Made on the first one. Guarded by the gate's `lock`.
     @usableFromInline @exclusivity(unchecked) var subscriptions: CompositeDisposable?
@@ -163,7 +163,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// back-reference would give the core a side table and slow every retain on the send path).
     @inlinable
     func shutdown() {
-        terminated.set()
+        terminated.raise()
         disposeSubscriptions()
         // Never parks: the public subject's `deinit` may run anywhere (after the events queued before it).
         let core = Unmanaged.passUnretained(self)
@@ -350,7 +350,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             // join through the gate and receive it there.
             takeJoins(closing: true)
             terminal = event
-            terminated.set()
+            terminated.raise()
             // A terminated subscriber disposes every subscription made with it (RAC 2.5).
             disposeSubscriptions()
             var snapshot = joined.removeAll()

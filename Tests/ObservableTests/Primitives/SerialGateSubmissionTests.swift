@@ -27,7 +27,7 @@ final class SerialGateSubmissionTests: XCTestCase {
         }
         XCTAssertEqual(run.step(a), .ready("op 0"))
         XCTAssertTrue(run.step(b).isParked, "B parked on its op \(limit + 1)")
-        XCTAssertEqual(recorder.gate.backlog.load(ordering: .relaxed), limit, "the backlog is full, not past it")
+        XCTAssertEqual(recorder.gate.queuedCount, limit, "the backlog is full, not past it")
         XCTAssertEqual(run.step(a), .ready("op 1"), "A took the batch")
         XCTAssertEqual(run.state(of: b), .woken, "taking the batch woke B")
         XCTAssertEqual(run.step(b), .finished, "B queued its op behind A's batch and returned")
@@ -54,7 +54,7 @@ final class SerialGateSubmissionTests: XCTestCase {
         let c = run.spawn("C") { submit(recorder, limit + 1) }
         XCTAssertEqual(run.step(a), .ready("op 0"), file: file, line: line)
         XCTAssertEqual(run.step(b), .finished, file: file, line: line)
-        XCTAssertEqual(recorder.gate.backlog.load(ordering: .relaxed), limit, "full", file: file, line: line)
+        XCTAssertEqual(recorder.gate.queuedCount, limit, "full", file: file, line: line)
         XCTAssertEqual(run.step(c), .finished, "C returned without parking", file: file, line: line)
         XCTAssertEqual(run.parks(of: c), 0, file: file, line: line)
         XCTAssertEqual(recorder.performed, [0], "C performed nothing", file: file, line: line)

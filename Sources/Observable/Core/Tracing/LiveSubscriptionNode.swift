@@ -19,7 +19,7 @@ package final class LiveSubscriptionNode: Sendable {
     /// How many values passed (counted only while the stage records its events).
     let nexts = RelaxedCounter()
     /// Set once the stage records its events (named stages and the sources of subjects and properties).
-    let recordsEvents = OnceFlag()
+    let recordsEvents = AtomicFlag()
 
     init(info: SignalDebugInfo, downstream: LiveSubscriptionNode?, subscriber: String?, thread: String) {
         let id = liveNodeNumbers.add(1)
