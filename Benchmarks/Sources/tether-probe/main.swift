@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W2S|W3|W3B|W3BC|W4|W5|W7|W7F|W7R|W7RF|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W2S|W3|W3B|W3BC|W6B|W4|W5|W7|W7F|W7R|W7RF|W8 N
 import Glibc
 import Observable
 
@@ -103,6 +103,28 @@ let counter = Counter()
     }
 }
 
+final class ProbeModel: KeyPathObservable {
+    @Observed var value = 0
+}
+
+/// Bytes per `@Observed` observer: `n` live observers of one property, each with a `next` closure that
+/// captures an object (as tether-bench's `@Observed` memory row does). The property's observer storage is
+/// installed before the first reading, as one observer costs it once for all.
+@inline(never) func observedBytes(_ n: Int) -> Int {
+    let model = ProbeModel()
+    let local = Counter()
+    model.observe(\.value).subscribe(next: { local.sum &+= UInt64($0) }).dispose()
+    var live: [any Disposable] = []
+    live.reserveCapacity(n)
+    let before = tb_heap_bytes_in_use()
+    for _ in 0..<n { live.append(model.observe(\.value).subscribe(next: { local.sum &+= UInt64($0) })) }
+    let after = tb_heap_bytes_in_use()
+    model.value = 1
+    withExtendedLifetime(live) {}
+    counter.sum &+= local.sum
+    return (Int(after) - Int(before)) / n
+}
+
 /// W7: `n` posts of one name by one sender into the bridge with one subscriber (`filtered`: observing that
 /// sender only); W7R/W7RF: the same into a raw `addObserver(forName:object:queue:using:)` block.
 @inline(never) func w7(_ n: Int, filtered: Bool, raw: Bool) {
@@ -136,6 +158,7 @@ case "W3": w3(n)
 case "W3G": w3AfterGraph(n)
 case "W3B": print("bytes per live subscription:", w3Bytes(n))
 case "W3BC": print("bytes per live subscription (capturing next):", w3BytesCapturing(n))
+case "W6B": print("bytes per @Observed observer:", observedBytes(n))
 case "W4": w4(n)
 case "W5": w5(n)
 case "W8": w8(n)

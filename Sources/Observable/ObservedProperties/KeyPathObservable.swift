@@ -56,14 +56,9 @@ extension KeyPathObservable {
             if reads.count == 1, reads[0].owner == ObjectIdentifier(root), reads[0].keyPath == keyPath,
                 let channel = reads[0].channel as? PropertyObserverList<T>
             {
-                let entry = PropertyObserverEntry<T>(
-                    channel: channel,
-                    sink: sink,
-                    onWillSet: nil,
-                    onFinish: {
-                        sink.send(.completed)
-                        lifetime.dispose()
-                    })
+                // The entry ends the subscription itself when the object deinitializes (its callbacks hold
+                // the sink and the lifetime): no closure context is made for that.
+                let entry = PropertyObserverEntry<T>(channel: channel, sink: sink, lifetime: lifetime)
                 // A closure whose only capture is the entry uses the entry as its context: held inline as
                 // the lifetime's first child, where `add(entry)` would allocate the children's array.
                 lifetime.add { entry.dispose() }
