@@ -183,7 +183,19 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminated.isSet { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        enqueueEvent(.event(StampedEvent(event, seen: joins.latest)))
+        let seen = joins.latest
+        if !isOrdered {
+            // An idle plain subject delivers the event in place, as `perform` would deliver it: it is not
+            // copied into an operation (for a value that is a reference, or holds one, a retain and a release).
+            let core = Unmanaged.passUnretained(self)
+            let delivered = runIfIdle {
+                deliver(event, seen: seen)
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
+            }
+            if delivered { return }
+        }
+        enqueueEvent(.event(StampedEvent(event, seen: seen)))
     }
 
     /// Submits event `op` the way this core's events go (see ``isOrdered``).

@@ -216,10 +216,11 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         switch event {
         case .next(let value):
             if outerValuesAreInners {
-                // `OuterValue` is `Inner` (see `init`): the cast is no operation once specialized.
-                perform(state.outerSent(value as! Inner), failure: nil)
+                // `OuterValue` is `Inner` (see `init`; the signal-of-signals forms take the outer source's events
+                // through `handleOuterInner(_:)`, without the cast).
+                outerSent(inner: value as! Inner)
             } else if let transform {
-                perform(state.outerSent(transform(value)), failure: nil)
+                outerSent(inner: transform(value))
             }
         case .error(let failure):
             perform(state.outerFailed(), failure: failure)
@@ -227,6 +228,23 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
             transform = nil
             outerValuesAreInners = false
             perform(state.outerCompleted(), failure: nil)
+        }
+    }
+
+    /// The outer source sent `inner`, which this call only borrows: an inner subscribed at once (the common
+    /// case, see ``FlattenStateMachine/outerSending()``) is started as it is — not copied into a
+    /// ``FlattenAction`` and out again (a retain and a release of what it holds each time).
+    @inlinable @inline(__always)
+    func outerSent(inner: borrowing Inner) {
+        switch state.outerSending() {
+        case .ignore:
+            return
+        case .subscribe(let previous):
+            previous?.dispose()
+            startInner(inner)
+            perform(state.didSubscribe(), failure: nil)
+        case .handOver:
+            perform(state.outerSent(copy inner), failure: nil)
         }
     }
 
@@ -261,15 +279,16 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     @inlinable
     func startInner(_ inner: Inner) {
         if mailbox.closed.isSetRelaxed { return }
-        // `take()` moves a spare out (no reference counting for the move).
-        var child: CompositeDisposable
+        // `take()` moves a spare out (no reference counting for the move). Constants until the start has
+        // returned: a variable would be retained once more for the start, as the callee borrows it.
+        let child: CompositeDisposable
         if let spare = spareLifetime.take() {
             child = spare
         } else {
             child = CompositeDisposable(partOf: lifetime)
         }
         let id = state.willSubscribe(child)
-        var link: FlattenInnerLink<OuterValue, Inner, State>
+        let link: FlattenInnerLink<OuterValue, Inner, State>
         if let spare = spareLink.take() {
             spare.id = id
             link = spare
@@ -296,8 +315,34 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         // Nothing else references the link once the inner has ended during its start and dropped its sink:
         // no event and no end notice can come through it any more, so the next inner may take it over.
         // Likewise its lifetime, disposed and dropped by the state machine (with no child left).
-        if isKnownUniquelyReferenced(&link) { spareLink = consume link }
-        if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
+        var endedLink = consume link
+        if isKnownUniquelyReferenced(&endedLink) { spareLink = consume endedLink }
+        var endedChild = consume child
+        if isKnownUniquelyReferenced(&endedChild) && endedChild.renewIfFinished() {
+            spareLifetime = consume endedChild
+        }
+    }
+}
+
+extension FlattenDriver where OuterValue == Inner {
+    /// ``outerSent(_:to:for:)`` for the signal-of-signals forms (`flatten`, `switchToLatest`, `concat`), whose
+    /// outer values are the inners: the inner is started from the event as it is, with no cast (which copies it).
+    @inlinable
+    static func outerSentInner(
+        _ event: Event<Inner, Failure>, to mailbox: Mailbox<Input>, for driver: Unmanaged<FlattenDriver>
+    ) {
+        if mailbox.performIfIdle({ driver._withUnsafeGuaranteedRef { $0.handleOuterInner(event) } }) { return }
+        post(.outer(event), to: mailbox, for: driver)
+    }
+
+    /// ``handleOuter(_:)`` for the signal-of-signals forms: what it does, with the value taken as the inner.
+    @inlinable
+    func handleOuterInner(_ event: Event<Inner, Failure>) {
+        if case .next(let inner) = event {
+            if !state.isFinished && outerValuesAreInners { outerSent(inner: inner) }
+            return
+        }
+        handleOuter(event)
     }
 }
 
