@@ -149,15 +149,26 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// and `handle(_:)`'s switch when handled inline (the common case). Not inlined: the inner's sink then
     /// stays small enough for its reabstraction thunk to read the event's tag one byte wide (see
     /// ``FlattenInnerLink/send(_:)``); inlined, the thunk loaded it four bytes wide again.
+    ///
+    /// The common case — a value the inner being started sends on this thread, the mailbox open — is all this
+    /// function does itself; the rest is ``innerSentOutsideStart(value:from:)``, out of line, so that the common
+    /// path saves no registers and sets up no frame for calls it does not make.
     @inlinable @inline(never)
     func innerSent(value: Value, from id: UInt64) {
+        if _fastPath(mailbox.isOwnedByCurrentThread && startingID == id && !mailbox.closed.isSetRelaxed) {
+            if state.forwardsValue(from: id) { sink.send(next: value) }
+            return
+        }
+        innerSentOutsideStart(value: value, from: id)
+    }
+
+    /// ``innerSent(value:from:)`` past its common case: a value sent on another thread or after the inner's start
+    /// (posted), or one sent during the start once the mailbox was closed.
+    @inlinable @inline(never)
+    func innerSentOutsideStart(value: Value, from id: UInt64) {
         if mailbox.isOwnedByCurrentThread && startingID == id {
-            if mailbox.closed.isSetRelaxed {
-                // Disposed from another thread, which waits for this handler: stop the source.
-                state.subscription(of: id)?.dispose()
-                return
-            }
-            if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
+            // The mailbox was closed: disposed from another thread, which waits for this handler. Stop the source.
+            state.subscription(of: id)?.dispose()
         } else {
             post(.inner(id, .next(value)))
         }
