@@ -32,3 +32,5 @@ enum FlattenOuterArrival<Subscription> {
     /// The state machine needs the inner itself: call `outerSent(_:)` with it.
     case handOver
 }
+
+extension FlattenOuterArrival: Equatable where Subscription: Equatable {}

@@ -286,26 +286,32 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         }
     }
 
+    /// The spare lifetime (moved out: no reference counting for the move), or a new one.
+    @inlinable @inline(__always)
+    func takeSpareLifetimeOrMakeOne() -> CompositeDisposable {
+        if let spare = spareLifetime.take() { return spare }
+        return CompositeDisposable(partOf: lifetime)
+    }
+
+    /// The spare link, for the inner `id`, or a new one.
+    @inlinable @inline(__always)
+    func takeSpareLinkOrMakeOne(id: UInt64) -> FlattenInnerLink<OuterValue, Inner, State> {
+        if let spare = spareLink.take() {
+            spare.id = id
+            return spare
+        }
+        return FlattenInnerLink(self, id: id)
+    }
+
     /// Subscribes to `inner` in a new child lifetime held by the state machine.
     @inlinable
     func startInner(_ inner: Inner) {
         if mailbox.closed.isSetRelaxed { return }
-        // `take()` moves a spare out (no reference counting for the move). Constants until the start has
-        // returned: a variable would be retained once more for the start, as the callee borrows it.
-        let child: CompositeDisposable
-        if let spare = spareLifetime.take() {
-            child = spare
-        } else {
-            child = CompositeDisposable(partOf: lifetime)
-        }
+        // Constants until the start has returned, each the result of a call: a variable, or a constant set in
+        // branches, was retained once more for the start, which borrows it.
+        let child = takeSpareLifetimeOrMakeOne()
         let id = state.willSubscribe(child)
-        let link: FlattenInnerLink<OuterValue, Inner, State>
-        if let spare = spareLink.take() {
-            spare.id = id
-            link = spare
-        } else {
-            link = FlattenInnerLink(self, id: id)
-        }
+        let link = takeSpareLinkOrMakeOne(id: id)
         startingID = id
         inner.signal.start(Sink { [link] event in link.send(event) }, in: child)
         startingID = nil
