@@ -323,8 +323,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func deliver(_ event: Event<Value, Failure>, seen: UInt) {
         if terminal != nil { return }
-        switch event {
-        case .next:
+        // The tag, not a `switch`: switching over the event copied it (a retain and a release of a value that
+        // is a reference, or holds one), although this path only passes it on.
+        if !event.isTerminal {
             // (A subject that replays recorded the value when it was sent: see ``noteOrdered(_:)``.)
             // Subscribers that joined before this value was sent and are not taken in yet (a plain
             // subject): take them in. At most once per batch: every value in a batch was stamped before
@@ -354,7 +355,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
                 deliverToEarlierJoins(event, seen: seen)
             }
             exitCallback()
-        case .error, .completed:
+        } else {
             // Everyone who joined receives the terminal event, even after it was sent; later subscribers
             // join through the gate and receive it there.
             takeJoins(closing: true)
