@@ -1,4 +1,5 @@
 import Synchronization
+import TetherShims
 
 #if canImport(Glibc)
     import Glibc
@@ -93,7 +94,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 /// A number that identifies the calling thread, never zero, with its lowest bit clear.
 @inlinable
 package var currentThreadID: UInt {
-    // pthread_t is the address of the thread's control block on Linux: shifting by one keeps it
-    // unique and frees bit 0 for flags.
-    UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) &<< 1
+    // The address of a thread-local of the calling thread (see `tether_thread_id()`): unique among the running
+    // threads, like `pthread_self()`, without its call into libc; aligned, so bit 0 is free for flags.
+    UInt(tether_thread_id())
 }

@@ -8,3 +8,6 @@ _Thread_local void *tether_current_actor_slot = 0;
 _Thread_local void *tether_deferred_submission_watch_slot = 0;
 _Thread_local void *tether_read_tracker_slot = 0;
 _Thread_local void *tether_enabled_read_probe_slot = 0;
+
+// Its address is the thread's identity (`tether_thread_id()`); never written.
+_Thread_local _Alignas(8) char tether_thread_anchor = 0;

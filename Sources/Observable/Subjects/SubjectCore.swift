@@ -183,7 +183,19 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
         if terminated.isSet { return }
         // The joins this send comes after (see "Joins" in the type's notes): a relaxed load suffices, since
         // a `subscribe` that returned before this send started incremented it first.
-        enqueueEvent(.event(StampedEvent(event, seen: joins.latest)))
+        let seen = joins.latest
+        if !isOrdered {
+            // An idle plain subject delivers the event in place, as `perform` would deliver it: it is not
+            // copied into an operation (for a value that is a reference, or holds one, a retain and a release).
+            let core = Unmanaged.passUnretained(self)
+            let delivered = runIfIdle {
+                deliver(event, seen: seen)
+            } perform: { op in
+                core._withUnsafeGuaranteedRef { $0.perform(op) }
+            }
+            if delivered { return }
+        }
+        enqueueEvent(.event(StampedEvent(event, seen: seen)))
     }
 
     /// Submits event `op` the way this core's events go (see ``isOrdered``).
@@ -311,8 +323,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @inlinable
     func deliver(_ event: Event<Value, Failure>, seen: UInt) {
         if terminal != nil { return }
-        switch event {
-        case .next(let value):
+        // The tag, not a `switch`: switching over the event copied it (a retain and a release of a value that
+        // is a reference, or holds one), although this path only passes it on.
+        if !event.isTerminal {
             // (A subject that replays recorded the value when it was sent: see ``noteOrdered(_:)``.)
             // Subscribers that joined before this value was sent and are not taken in yet (a plain
             // subject): take them in. At most once per batch: every value in a batch was stamped before
@@ -323,29 +336,26 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
                 // borrowed unretained: `perform` never nests (reentrant operations are queued), so `entries`
                 // holds it for the call (retaining it or the array would be two atomic operations per send).
                 // Several are called from a snapshot, one retain of the array for all of them.
-                if joined.entries.count == 1 {
-                    Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef {
-                        if _isPOD(Value.self) { callNext($0, value) } else { call($0, event) }
-                    }
-                } else if _isPOD(Value.self) {
+                if _isPOD(Value.self), case .next(let value) = event {
                     // (Decided at compile time.) A trivial value goes to a values-only sink as it is; an
                     // event sink gets a new event, a free copy.
-                    for entry in joined.entries { callNext(entry, value) }
+                    if joined.entries.count == 1 {
+                        Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef { callNext($0, value) }
+                    } else {
+                        for entry in joined.entries { callNext(entry, value) }
+                    }
+                } else if joined.entries.count == 1 {
+                    // The event as it is: the value is not taken out of it (for a value that is a reference, or
+                    // holds one, a retain and a release), and a new event would retain it once more.
+                    Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef { call($0, event) }
                 } else {
-                    // A new event would retain the value once more per subscriber: the event as it is.
                     for entry in joined.entries { call(entry, event) }
                 }
             } else {
-                // Some joined after it was sent: they do not receive it. Some may be catching up: the
-                // value goes to their backlog.
-                let snapshot = joined
-                for index in snapshot.entries.indices where snapshot.receives(at: index, stamped: seen) {
-                    let entry = snapshot.entries[index]
-                    if !handOver(event, to: entry) { call(entry, event) }
-                }
+                deliverToEarlierJoins(event, seen: seen)
             }
             exitCallback()
-        case .error, .completed:
+        } else {
             // Everyone who joined receives the terminal event, even after it was sent; later subscribers
             // join through the gate and receive it there.
             takeJoins(closing: true)
@@ -359,6 +369,18 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             for entry in snapshot { call(entry, event) }
             exitCallback()
             for entry in snapshot { entry.finish() }
+        }
+    }
+
+    /// ``deliver(_:seen:)``'s value when some subscribers joined after it was sent — they do not receive it —
+    /// or some are catching up — it goes to their backlog. Out of line: the common case makes no copy of the
+    /// event for what this path does with it.
+    @inlinable @inline(never)
+    func deliverToEarlierJoins(_ event: Event<Value, Failure>, seen: UInt) {
+        let snapshot = joined
+        for index in snapshot.entries.indices where snapshot.receives(at: index, stamped: seen) {
+            let entry = snapshot.entries[index]
+            if !handOver(event, to: entry) { call(entry, event) }
         }
     }
 

@@ -68,6 +68,15 @@ TETHER_THREAD_SLOT(read_tracker)
 /// The innermost `EnabledReadProbe.Probe` (Bridges), unretained.
 TETHER_THREAD_SLOT(enabled_read_probe)
 
+// The calling thread's identity (`currentThreadID`): the address of a thread-local of its own, unique among
+// the running threads as `pthread_self()` is, and read without a call — one or two instructions from the
+// thread pointer where `pthread_self()` is a call into libc (the gates ask it on every send, a flattening
+// operator's inner sink on every value). Aligned to 8, so bit 0 is clear; never NULL.
+extern _Thread_local _Alignas(8) char tether_thread_anchor;
+static inline __attribute__((always_inline)) unsigned long tether_thread_id(void) {
+    return (unsigned long)&tether_thread_anchor;
+}
+
 // Two reference-count queries of the Swift runtime, `swift_isDeallocating` and `swift_tryRetain` (exported
 // by libswiftCore, declared in the runtime's private HeapObject.h; Swift code may not name them). They are
 // looked up by name when the library loads (RuntimeQueries.c) instead of being linked against, so a

@@ -33,6 +33,10 @@ struct ConcatState<Inner, Subscription>: FlattenOneInnerAtATime {
         return startNextOrComplete()
     }
 
+    /// Always `.handOver`: the inner goes through the queue (``outerSent(_:)``).
+    @inlinable @inline(__always)
+    mutating func outerSending() -> FlattenOuterArrival<Subscription> { .handOver }
+
     @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         current.start(subscription)

@@ -18,3 +18,19 @@ enum FlattenAction<Inner, Subscription> {
 }
 
 extension FlattenAction: Equatable where Inner: Equatable, Subscription: Equatable {}
+
+/// What a ``FlattenStateMachine`` does with an inner signal the outer source is sending, asked before the
+/// driver hands the inner over (``FlattenStateMachine/outerSending()``): the common case — the inner is
+/// subscribed at once — then needs no copy of it.
+@usableFromInline
+enum FlattenOuterArrival<Subscription> {
+    /// Nothing: the inner is dropped (as an `outerSent(_:)` returning `.none` without a change).
+    case ignore
+    /// Dispose `replacing` (if any), then subscribe to the inner the driver holds (as an `outerSent(_:)`
+    /// returning `.subscribe(inner, replacing:)`); the state has been updated accordingly.
+    case subscribe(replacing: Subscription?)
+    /// The state machine needs the inner itself: call `outerSent(_:)` with it.
+    case handOver
+}
+
+extension FlattenOuterArrival: Equatable where Subscription: Equatable {}

@@ -149,15 +149,26 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
     /// and `handle(_:)`'s switch when handled inline (the common case). Not inlined: the inner's sink then
     /// stays small enough for its reabstraction thunk to read the event's tag one byte wide (see
     /// ``FlattenInnerLink/send(_:)``); inlined, the thunk loaded it four bytes wide again.
+    ///
+    /// The common case — a value the inner being started sends on this thread, the mailbox open — is all this
+    /// function does itself; the rest is ``innerSentOutsideStart(value:from:)``, out of line, so that the common
+    /// path saves no registers and sets up no frame for calls it does not make.
     @inlinable @inline(never)
     func innerSent(value: Value, from id: UInt64) {
+        if _fastPath(mailbox.isOwnedByCurrentThread && startingID == id && !mailbox.closed.isSetRelaxed) {
+            if state.forwardsValue(from: id) { sink.send(next: value) }
+            return
+        }
+        innerSentOutsideStart(value: value, from: id)
+    }
+
+    /// ``innerSent(value:from:)`` past its common case: a value sent on another thread or after the inner's start
+    /// (posted), or one sent during the start once the mailbox was closed.
+    @inlinable @inline(never)
+    func innerSentOutsideStart(value: Value, from id: UInt64) {
         if mailbox.isOwnedByCurrentThread && startingID == id {
-            if mailbox.closed.isSetRelaxed {
-                // Disposed from another thread, which waits for this handler: stop the source.
-                state.subscription(of: id)?.dispose()
-                return
-            }
-            if !state.isFinished && state.forwardsValue(from: id) { sink.send(.next(value)) }
+            // The mailbox was closed: disposed from another thread, which waits for this handler. Stop the source.
+            state.subscription(of: id)?.dispose()
         } else {
             post(.inner(id, .next(value)))
         }
@@ -216,10 +227,11 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         switch event {
         case .next(let value):
             if outerValuesAreInners {
-                // `OuterValue` is `Inner` (see `init`): the cast is no operation once specialized.
-                perform(state.outerSent(value as! Inner), failure: nil)
+                // `OuterValue` is `Inner` (see `init`; the signal-of-signals forms take the outer source's events
+                // through `handleOuterInner(_:)`, without the cast).
+                outerSent(inner: value as! Inner)
             } else if let transform {
-                perform(state.outerSent(transform(value)), failure: nil)
+                outerSent(inner: transform(value))
             }
         case .error(let failure):
             perform(state.outerFailed(), failure: failure)
@@ -227,6 +239,23 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
             transform = nil
             outerValuesAreInners = false
             perform(state.outerCompleted(), failure: nil)
+        }
+    }
+
+    /// The outer source sent `inner`, which this call only borrows: an inner subscribed at once (the common
+    /// case, see ``FlattenStateMachine/outerSending()``) is started as it is — not copied into a
+    /// ``FlattenAction`` and out again (a retain and a release of what it holds each time).
+    @inlinable @inline(__always)
+    func outerSent(inner: borrowing Inner) {
+        switch state.outerSending() {
+        case .ignore:
+            return
+        case .subscribe(let previous):
+            previous?.dispose()
+            startInner(inner)
+            perform(state.didSubscribe(), failure: nil)
+        case .handOver:
+            perform(state.outerSent(copy inner), failure: nil)
         }
     }
 
@@ -257,25 +286,32 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         }
     }
 
+    /// The spare lifetime (moved out: no reference counting for the move), or a new one.
+    @inlinable @inline(__always)
+    func takeSpareLifetimeOrMakeOne() -> CompositeDisposable {
+        if let spare = spareLifetime.take() { return spare }
+        return CompositeDisposable(partOf: lifetime)
+    }
+
+    /// The spare link, for the inner `id`, or a new one.
+    @inlinable @inline(__always)
+    func takeSpareLinkOrMakeOne(id: UInt64) -> FlattenInnerLink<OuterValue, Inner, State> {
+        if let spare = spareLink.take() {
+            spare.id = id
+            return spare
+        }
+        return FlattenInnerLink(self, id: id)
+    }
+
     /// Subscribes to `inner` in a new child lifetime held by the state machine.
     @inlinable
     func startInner(_ inner: Inner) {
         if mailbox.closed.isSetRelaxed { return }
-        // `take()` moves a spare out (no reference counting for the move).
-        var child: CompositeDisposable
-        if let spare = spareLifetime.take() {
-            child = spare
-        } else {
-            child = CompositeDisposable(partOf: lifetime)
-        }
+        // Constants until the start has returned, each the result of a call: a variable, or a constant set in
+        // branches, was retained once more for the start, which borrows it.
+        let child = takeSpareLifetimeOrMakeOne()
         let id = state.willSubscribe(child)
-        var link: FlattenInnerLink<OuterValue, Inner, State>
-        if let spare = spareLink.take() {
-            spare.id = id
-            link = spare
-        } else {
-            link = FlattenInnerLink(self, id: id)
-        }
+        let link = takeSpareLinkOrMakeOne(id: id)
         startingID = id
         inner.signal.start(Sink { [link] event in link.send(event) }, in: child)
         startingID = nil
@@ -296,8 +332,34 @@ where State.Inner == Inner, State.Subscription == CompositeDisposable {
         // Nothing else references the link once the inner has ended during its start and dropped its sink:
         // no event and no end notice can come through it any more, so the next inner may take it over.
         // Likewise its lifetime, disposed and dropped by the state machine (with no child left).
-        if isKnownUniquelyReferenced(&link) { spareLink = consume link }
-        if isKnownUniquelyReferenced(&child) && child.renewIfFinished() { spareLifetime = consume child }
+        var endedLink = consume link
+        if isKnownUniquelyReferenced(&endedLink) { spareLink = consume endedLink }
+        var endedChild = consume child
+        if isKnownUniquelyReferenced(&endedChild) && endedChild.renewIfFinished() {
+            spareLifetime = consume endedChild
+        }
+    }
+}
+
+extension FlattenDriver where OuterValue == Inner {
+    /// ``outerSent(_:to:for:)`` for the signal-of-signals forms (`flatten`, `switchToLatest`, `concat`), whose
+    /// outer values are the inners: the inner is started from the event as it is, with no cast (which copies it).
+    @inlinable
+    static func outerSentInner(
+        _ event: Event<Inner, Failure>, to mailbox: Mailbox<Input>, for driver: Unmanaged<FlattenDriver>
+    ) {
+        if mailbox.performIfIdle({ driver._withUnsafeGuaranteedRef { $0.handleOuterInner(event) } }) { return }
+        post(.outer(event), to: mailbox, for: driver)
+    }
+
+    /// ``handleOuter(_:)`` for the signal-of-signals forms: what it does, with the value taken as the inner.
+    @inlinable
+    func handleOuterInner(_ event: Event<Inner, Failure>) {
+        if case .next(let inner) = event {
+            if !state.isFinished && outerValuesAreInners { outerSent(inner: inner) }
+            return
+        }
+        handleOuter(event)
     }
 }
 

@@ -30,6 +30,11 @@ protocol FlattenStateMachine {
 
     /// The outer source sent an inner signal.
     mutating func outerSent(_ inner: Inner) -> FlattenAction<Inner, Subscription>
+    /// The outer source is sending an inner signal, which the driver still holds: what to do with it. Returns
+    /// `.subscribe(replacing:)` or `.ignore` only where ``outerSent(_:)`` would return `.subscribe(inner,
+    /// replacing:)` or `.none`, with the same change to the state; `.handOver` (changing nothing) where the
+    /// state machine needs the inner itself, when the driver then calls ``outerSent(_:)``.
+    mutating func outerSending() -> FlattenOuterArrival<Subscription>
     /// `.complete` or `.endQuietly` if the outer source has ended and no inner is live or waiting
     /// (and marks the state finished), `.none` otherwise.
     mutating func completeIfFinished() -> FlattenAction<Inner, Subscription>

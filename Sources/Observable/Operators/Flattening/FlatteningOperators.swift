@@ -105,7 +105,21 @@ extension SignalConvertible where Value: SignalConvertible, Value.Failure == Fai
     @inlinable
     func flattenedValues<State: FlattenStateMachine>(_ strategy: State.Type) -> Signal<Value.Value, Failure>
     where State.Inner == Value, State.Subscription == CompositeDisposable {
-        flattened(strategy, transformOrNil: nil as ((Value) -> Value)?)
+        // `flattened(_:transformOrNil:)` with the outer events taken through `FlattenDriver.outerSentInner`.
+        let upstream = signal
+        return Signal(unsafeStart: { sink, lifetime in
+            let driver = FlattenDriver<Value, Value, State>(sink: sink, lifetime: lifetime, transform: nil)
+            let mailbox = driver.mailbox
+            let unretainedDriver = Unmanaged.passUnretained(driver)
+            let outerLifetime = CompositeDisposable(partOf: lifetime)
+            guard let outerKey = lifetime.add(outerLifetime) else { return }
+            outerLifetime.addUnchecked(driver.outerEndNotice)
+            upstream.start(
+                Sink { event in
+                    if event.isTerminal { lifetime.remove(outerKey) }
+                    FlattenDriver.outerSentInner(event, to: mailbox, for: unretainedDriver)
+                }, in: outerLifetime)
+        })
     }
 
     /// Merges the events of the signals this signal sends (RAC's `flatten`).

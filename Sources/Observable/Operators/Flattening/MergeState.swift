@@ -27,6 +27,11 @@ struct MergeState<Inner, Subscription>: FlattenStateMachine {
     }
 
     @inlinable @inline(__always)
+    mutating func outerSending() -> FlattenOuterArrival<Subscription> {
+        isFinished ? .ignore : .subscribe(replacing: nil)
+    }
+
+    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         let id = nextID
         nextID &+= 1

@@ -26,6 +26,11 @@ struct SwitchToLatestState<Inner, Subscription>: FlattenOneInnerAtATime {
     }
 
     @inlinable @inline(__always)
+    mutating func outerSending() -> FlattenOuterArrival<Subscription> {
+        isFinished ? .ignore : .subscribe(replacing: current.end())
+    }
+
+    @inlinable @inline(__always)
     mutating func willSubscribe(_ subscription: Subscription) -> UInt64 {
         currentWentAway = false
         return current.start(subscription)

@@ -156,4 +156,15 @@ final class ConcatStateTests: XCTestCase {
         XCTAssertEqual(state.innerCompleted(b.id), .none)
         XCTAssertEqual(state.outerCompleted(), .complete)
     }
+
+    /// Concat queues its inners: `outerSending()` always hands the inner over to `outerSent(_:)`, changing nothing.
+    func testOuterSendingHandsEveryInnerOverToTheQueue() {
+        var state = State()
+        XCTAssertEqual(state.outerSending(), .handOver)
+        XCTAssertEqual(state.outerSent("a"), .subscribe("a", replacing: nil))
+        let a = subscribe(&state, "a")
+        XCTAssertEqual(state.outerSending(), .handOver)
+        XCTAssertEqual(state.outerSent("b"), .none)
+        XCTAssertEqual(state.innerCompleted(a.id), .subscribe("b", replacing: nil))
+    }
 }

@@ -91,6 +91,39 @@ final class FlatteningConcurrencyTests: ResourceCheckedTestCase {
         XCTAssertEqual(values.filter { $0.0 == inners - 1 }.map(\.1), Array(0..<perInner))
     }
 
+    /// Inners started from the outer event as it is (cold ones, which send and end inline during their start)
+    /// mixed with inners that send and end on another thread while the outer source goes on sending: every cold
+    /// inner's values arrive whole and in order, a replaced inner's never after a newer one's, and the result
+    /// completes once.
+    func testSwitchToLatestMixingInlineInnersWithInnersEndingOnAnotherThread() {
+        let rounds = 300
+        let outer = Subject<Signal<(Int, Int), Never>, Never>()
+        let received = Received()
+        let done = expectation(description: "completed")
+        outer.switchToLatest().subscribeEvents { event in
+            received.receive(event)
+            if event.isTerminal { done.fulfill() }
+        }
+        for tag in 0..<rounds {
+            if tag % 3 == 0 {
+                outer.send(backgroundInner(tag: tag, count: 50))
+            } else {
+                outer.send(Signal(values: (0..<5).map { (tag, $0) }))
+            }
+        }
+        outer.sendCompleted()
+        wait(for: [done], timeout: 30)
+
+        XCTAssertEqual(received.overlap.overlaps, 0)
+        XCTAssertEqual(received.terminalCount, 1)
+        let values = received.all
+        let tags = values.map(\.0)
+        XCTAssertEqual(tags, tags.sorted(), "a replaced inner's value was forwarded")
+        for tag in 0..<rounds where tag % 3 != 0 {
+            XCTAssertEqual(values.filter { $0.0 == tag }.map(\.1), Array(0..<5), "cold inner \(tag)")
+        }
+    }
+
     func testConcatWithInnersSendingFromSeveralThreadsKeepsTheirOrder() {
         let inners = 10
         let perInner = 300

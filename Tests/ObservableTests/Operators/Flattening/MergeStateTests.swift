@@ -120,4 +120,18 @@ final class MergeStateTests: XCTestCase {
         XCTAssertEqual(state.innerCompleted(b), .none)
         XCTAssertEqual(state.outerCompleted(), .complete, "not ended quietly: nothing went away while live")
     }
+
+    /// `outerSending()` (an inner the driver starts from the outer event as it is) subscribes every inner at
+    /// once, replacing none, as `outerSent(_:)` does, until the result has ended.
+    func testOuterSendingSubscribesEveryInnerAtOnceUntilTheResultEnds() {
+        var state = State()
+        XCTAssertEqual(state.outerSending(), .subscribe(replacing: nil))
+        let a = state.willSubscribe("subscription a")
+        XCTAssertEqual(state.outerSending(), .subscribe(replacing: nil))
+        let b = state.willSubscribe("subscription b")
+        XCTAssertTrue(state.isLive(a))
+        XCTAssertTrue(state.isLive(b))
+        XCTAssertEqual(state.innerFailed(a), .fail)
+        XCTAssertEqual(state.outerSending(), .ignore)
+    }
 }

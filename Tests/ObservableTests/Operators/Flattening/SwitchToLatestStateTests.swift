@@ -113,4 +113,22 @@ final class SwitchToLatestStateTests: XCTestCase {
         XCTAssertEqual(state.innerWentAway(b), .none)
         XCTAssertEqual(state.outerCompleted(), .complete, "not ended quietly: nothing went away while live")
     }
+
+    /// `outerSending()`, the driver's way for an inner it starts from the outer event as it is (no copy),
+    /// changes the state as `outerSent(_:)` does: the current inner is replaced, and nothing is started once
+    /// the result has ended.
+    func testOuterSendingReplacesTheCurrentInnerAsOuterSentDoes() {
+        var state = State()
+        XCTAssertEqual(state.outerSending(), .subscribe(replacing: nil))
+        let a = state.willSubscribe("subscription a")
+        XCTAssertEqual(state.didSubscribe(), .none)
+        XCTAssertEqual(state.outerSending(), .subscribe(replacing: "subscription a"))
+        XCTAssertFalse(state.isLive(a), "replaced")
+        let b = state.willSubscribe("subscription b")
+        XCTAssertFalse(state.forwardsValue(from: a))
+        XCTAssertTrue(state.forwardsValue(from: b))
+        XCTAssertEqual(state.innerFailed(b), .fail)
+        XCTAssertEqual(state.outerSending(), .ignore, "the result has ended")
+        XCTAssertEqual(state.outerSent("c"), .none, "as outerSent(_:) would")
+    }
 }
