@@ -103,7 +103,7 @@ package struct CallbackRendezvous: ~Copyable, Sendable {
         // heavy half of the pair (see the type's notes).
         current.store(id, ordering: .releasing)
         tether_light_barrier()
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { Self.wake(address) }
+        wakeDisposers(at: address)
     }
 
     /// Publishes that the owner is no longer in a callback. Wakes nobody: the owner's next
@@ -118,7 +118,7 @@ package struct CallbackRendezvous: ~Copyable, Sendable {
     /// or a new delivery began).
     @inlinable
     package borrowing func ownerLeft(wakingAt address: UInt) {
-        if disposers.load(ordering: .sequentiallyConsistent) != 0 { Self.wake(address) }
+        wakeDisposers(at: address)
     }
 
     /// Called by the owner of a source with one subscription when, at a callback boundary, it finds the
@@ -126,14 +126,46 @@ package struct CallbackRendezvous: ~Copyable, Sendable {
     /// ``waitForSoleSubscription(parkingAt:owner:)`` on `address` may return.
     @inlinable
     package borrowing func acknowledgeDisposal(wakingAt address: UInt) {
-        if current.load(ordering: .relaxed) != 0 { return }
+        if currentRelaxed != 0 { return }
         current.store(1, ordering: .sequentiallyConsistent)
+        wakeDisposers(at: address)
+    }
+
+    /// The owner's half of the wake-up (see the type's notes): after a change that may end a disposer's
+    /// wait, wakes the disposers parked on `address` if any are about to wait or wait. Sequentially
+    /// consistent, against the disposer's increment of `disposers` before its reads.
+    @inlinable
+    borrowing func wakeDisposers(at address: UInt) {
         if disposers.load(ordering: .sequentiallyConsistent) != 0 { Self.wake(address) }
     }
 
     @usableFromInline
     static func wake(_ address: UInt) {
         ParkingLot.unparkAll(address)
+    }
+
+    /// `current`, relaxed: for the owner's own check, and for a parking condition (run under the bucket's
+    /// mutex, which the waker takes too).
+    @inlinable
+    var currentRelaxed: UInt {
+        current.load(ordering: .relaxed)
+    }
+
+    /// `current`, sequentially consistent: a disposer's read after its increment of `disposers` and its
+    /// read of the owner (see the type's notes).
+    @inlinable
+    var currentSequentiallyConsistent: UInt {
+        current.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Runs `body` counted in `disposers`: the increment is sequentially consistent, before every read of
+    /// `current` and of the owner `body` makes (so an owner's change after those reads sees the count and
+    /// wakes); the decrement releases, and wakes nobody.
+    @inlinable
+    borrowing func asCountedDisposer(_ body: () -> Void) {
+        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        body()
+        disposers.wrappingSubtract(1, ordering: .releasing)
     }
 
     // MARK: Disposer side (any thread)
@@ -160,20 +192,20 @@ package struct CallbackRendezvous: ~Copyable, Sendable {
     borrowing func waitForCallbackSlow(
         _ id: UInt, parkingAt address: UInt, owner: () -> UInt, skipped: () -> Bool
     ) {
-        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
-        // The heavy half of the owner's `enter` barrier: after it, either the owner has seen this
-        // subscription's disposed flag (and `disposers`), or this thread sees the owner's `current`.
-        tether_heavy_barrier()
-        let thread = owner()
-        guard thread != 0, current.load(ordering: .sequentiallyConsistent) == id else { return }
-        let wait = WaitGraph.shared.begin(waitingFor: thread, breakable: false, parkingAddress: address)
-        defer { if let wait { WaitGraph.shared.end(wait) } }
-        // `skipped` ends the wait: without it an owner in a tight loop keeps `current` on this subscription
-        // (publish, find it disposed, publish…) and the disposer would keep finding it there.
-        while current.load(ordering: .acquiring) == id && !skipped() && owner() == thread {
-            ParkingLot.park(on: address) {
-                current.load(ordering: .relaxed) == id && !skipped() && owner() == thread
+        asCountedDisposer {
+            // The heavy half of the owner's `enter` barrier: after it, either the owner has seen this
+            // subscription's disposed flag (and `disposers`), or this thread sees the owner's `current`.
+            tether_heavy_barrier()
+            let thread = owner()
+            guard thread != 0, currentSequentiallyConsistent == id else { return }
+            let wait = WaitGraph.shared.begin(waitingFor: thread, breakable: false, parkingAddress: address)
+            defer { if let wait { WaitGraph.shared.end(wait) } }
+            // `skipped` ends the wait: without it an owner in a tight loop keeps `current` on this subscription
+            // (publish, find it disposed, publish…) and the disposer would keep finding it there.
+            while current.load(ordering: .acquiring) == id && !skipped() && owner() == thread {
+                ParkingLot.park(on: address) {
+                    currentRelaxed == id && !skipped() && owner() == thread
+                }
             }
         }
     }
@@ -188,24 +220,24 @@ package struct CallbackRendezvous: ~Copyable, Sendable {
     package borrowing func waitForSoleSubscription(parkingAt address: UInt, owner: () -> UInt) {
         let thread = owner()
         if thread == 0 || thread == currentThreadID { return }
-        if current.load(ordering: .sequentiallyConsistent) != 0 { return }
+        if currentSequentiallyConsistent != 0 { return }
         waitForSoleSubscriptionSlow(thread, parkingAt: address, owner: owner)
     }
 
     @usableFromInline
     borrowing func waitForSoleSubscriptionSlow(_ thread: UInt, parkingAt address: UInt, owner: () -> UInt) {
-        disposers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { disposers.wrappingSubtract(1, ordering: .releasing) }
-        let me = currentThreadID
-        var thread = thread
-        while thread != 0, thread != me, current.load(ordering: .sequentiallyConsistent) == 0 {
-            let wait = WaitGraph.shared.begin(waitingFor: thread, breakable: false, parkingAddress: address)
-            let waitedFor = thread
-            ParkingLot.park(on: address) {
-                owner() == waitedFor && current.load(ordering: .relaxed) == 0
+        asCountedDisposer {
+            let me = currentThreadID
+            var thread = thread
+            while thread != 0, thread != me, currentSequentiallyConsistent == 0 {
+                let wait = WaitGraph.shared.begin(waitingFor: thread, breakable: false, parkingAddress: address)
+                let waitedFor = thread
+                ParkingLot.park(on: address) {
+                    owner() == waitedFor && currentRelaxed == 0
+                }
+                if let wait { WaitGraph.shared.end(wait) }
+                thread = owner()
             }
-            if let wait { WaitGraph.shared.end(wait) }
-            thread = owner()
         }
     }
 }

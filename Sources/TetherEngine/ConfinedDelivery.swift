@@ -48,6 +48,13 @@ package struct ConfinedDelivery: ~Copyable, Sendable {
     @inlinable
     package init() {}
 
+    /// `active`, as a disposer reads it: sequentially consistent, after its store of the subscriber's disposed
+    /// flag (the fence's protocol, see the type's notes).
+    @inlinable
+    var activeSequentiallyConsistent: UInt {
+        active.load(ordering: .sequentiallyConsistent)
+    }
+
     // MARK: Owner side (the source's isolation)
 
     /// A delivery begins on the calling thread. `epoch`: a number the owner advances per delivery (only its
@@ -100,12 +107,12 @@ package struct ConfinedDelivery: ~Copyable, Sendable {
     package borrowing func waitForCallback(
         _ id: UInt, flags: borrowing SubscriberFlags, parkingAt address: UInt
     ) -> Bool {
-        let observed = active.load(ordering: .sequentiallyConsistent)
+        let observed = activeSequentiallyConsistent
         if observed == 0 { return false }
         if observed & ~1 == currentThreadID { return true }
         // The rendezvous's owner is the delivery seen here, for as long as it lasts.
         rendezvous.waitForCallback(id, parkingAt: address) {
-            active.load(ordering: .sequentiallyConsistent) == observed ? observed & ~1 : 0
+            activeSequentiallyConsistent == observed ? observed & ~1 : 0
         } skipped: {
             flags.wasSkipped
         }

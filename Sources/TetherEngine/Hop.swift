@@ -111,7 +111,7 @@ package final class Hop<Target: HopTarget>: @unchecked Sendable {
         lock.unlock()
         if wakeSenders { ParkingLot.unparkAll(sendersAddress) }
         for work in batch {
-            if flags.load(ordering: .acquiring) & Self.cancelledFlag != 0 { break }
+            if isCancelled { break }
             work()
         }
         lock.lock()

@@ -32,31 +32,33 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 
     @inlinable
     package func lock() {
-        if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            return
-        }
+        if tryLock() { return }
         lockSlow()
     }
 
-    /// Takes the lock if it is free; never waits.
+    /// Takes the lock if it is free; never waits. Acquiring: the new holder sees what the last one did
+    /// before its unlock.
     @inlinable
     package func tryLock() -> Bool {
         state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// The state (0: free, 1: held, 2: held with threads parked), relaxed: a look before a compare-and-swap,
+    /// and the parking condition (checked under the bucket's mutex, which the unlock's wake takes too).
+    @inlinable
+    var stateRelaxed: UInt32 {
+        state.load(ordering: .relaxed)
     }
 
     @usableFromInline
     package func lockSlow() {
         // A short bounded retry: most critical sections here are a few stores long.
         for _ in 0..<16 {
-            if state.load(ordering: .relaxed) == 0,
-                state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-            {
-                return
-            }
+            if stateRelaxed == 0, tryLock() { return }
         }
         // Taking it with state 2 makes the eventual unlock wake the next parked thread.
         while state.exchange(2, ordering: .acquiring) != 0 {
-            ParkingLot.park(on: address) { state.load(ordering: .relaxed) == 2 }
+            ParkingLot.park(on: address) { stateRelaxed == 2 }
         }
     }
 

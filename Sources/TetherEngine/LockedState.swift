@@ -20,11 +20,13 @@
 ///     var count: Int { names.withLock { $0.count } }
 /// }
 /// ```
+@usableFromInline
 package final class LockedState<State> {
     @usableFromInline let lock = Lock()
     @usableFromInline var state: State
 
     /// Guards `state` from now on.
+    @inlinable
     package init(_ state: State) {
         self.state = state
     }

@@ -121,9 +121,7 @@ extension SerialGate {
     @inlinable
     package final func submitBookkeepingBehindQueued(_ op: Op, perform: (Op) -> Void) {
         let me = currentThreadID
-        if word.load(ordering: .relaxed) == 0,
-            word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
-        {
+        if word.tryTakeIdle(by: me) {
             perform(op)
             release(me, perform: perform, handOff: true)
             return
@@ -149,9 +147,7 @@ extension SerialGate {
     @inlinable
     package final func runIfIdle(_ body: () -> Void, perform: (Op) -> Void) -> Bool {
         let me = currentThreadID
-        guard word.load(ordering: .relaxed) == 0,
-            word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
-        else { return false }
+        guard word.tryTakeIdle(by: me) else { return false }
         body()
         release(me, perform: perform)
         return true
@@ -191,7 +187,7 @@ extension SerialGate {
     /// Called from an ordered submission's `makeOperation` (under `lock`, where no other submitter can
     /// take or queue anything): who will perform the operation it is making.
     package final func orderedSubmissionDeliveryLocked() -> OrderedSubmissionDelivery {
-        let state = word.load(ordering: .relaxed)
+        let state = word.state
         if state == 0 { return .now }
         return state & ~1 == currentThreadID ? .afterTheCurrentOperation : .byAnotherThread
     }
@@ -229,7 +225,7 @@ extension SerialGate {
     @usableFromInline
     final func waitForRoomInOrderSlow(perform: (Op) -> Void) {
         let me = currentThreadID
-        guard waitWhileBacklogFull(me), word.load(ordering: .relaxed) == 1,
+        guard waitWhileBacklogFull(me), word.state == 1,
             markPendingOrAcquire(me, takingHandOff: true)
         else { return }
         lock.unlock()

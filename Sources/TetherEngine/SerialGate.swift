@@ -6,8 +6,8 @@ import TetherShims
 ///
 /// ## Delivery (guarantees 3 and 4)
 ///
-/// The gate has at most one *owner*: the thread performing operations. `word` holds the owner's thread
-/// ID and a *pending* bit. A submission
+/// The gate has at most one *owner*: the thread performing operations. `word` (a ``GateWord``, where each
+/// transition's memory ordering is explained) holds the owner's thread ID and a *pending* bit. A submission
 ///
 /// - to an idle gate makes the caller the owner (one compare-and-swap): it performs the operation, then
 ///   whatever was queued meanwhile, and releases the gate (one more compare-and-swap) — the uncontended
@@ -77,7 +77,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
-    @usableFromInline package final let word = Atomic<UInt>(0)
+    @usableFromInline package final let word = GateWord()
     /// The disposal fence (guarantee 2): which subscription's callback the owner runs, who waits for it.
     @usableFromInline package final let rendezvous = CallbackRendezvous()
     /// `remote.count`, readable without the lock (by parked senders' checks, which only decide whether to
@@ -124,7 +124,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// Whether the calling thread is currently performing an operation of this gate.
     @inlinable
     package final var isOwnedByCurrentThread: Bool {
-        word.load(ordering: .relaxed) & ~1 == currentThreadID
+        word.isOwned(by: currentThreadID)
     }
 
     // MARK: Queueing (the machinery under the submitting methods)
@@ -135,15 +135,12 @@ open class SerialGate<Op>: @unchecked Sendable {
     final func performOrQueueLocally(
         _ op: Op, me: UInt, perform: (Op) -> Void, handOff: Bool = false
     ) -> Bool {
-        let word = self.word.load(ordering: .relaxed)
-        if word & ~1 == me {
+        if word.isOwned(by: me) {
             local.append(op)
             DeferredSubmissionWatch.noteDeferred()
             return true
         }
-        if word == 0,
-            self.word.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
-        {
+        if word.tryTakeIdle(by: me) {
             perform(op)
             release(me, perform: perform, handOff: handOff)
             return true
@@ -166,13 +163,13 @@ open class SerialGate<Op>: @unchecked Sendable {
         lock.lock()
         // Acquiring: synchronizes with the previous owner's releasing compare-and-swap. Idle, with every
         // submitter of an ordered gate holding the lock: nothing makes the word non-zero until it unlocks.
-        if _fastPath(self.word.load(ordering: .acquiring) == 0 && remote.count < Self.backlogLimit) {
+        if _fastPath(word.stateAcquiring == 0 && remote.count < Self.backlogLimit) {
             guard let op = makeOperation() else {
                 submittedNothing(me, perform: perform, handOff: handOff)
                 return
             }
             // A plain store takes the gate.
-            self.word.store(me, ordering: .relaxed)
+            word.set(underLock: me)
             lock.unlock()
             perform(op)
             release(me, perform: perform, handOff: handOff)
@@ -192,10 +189,10 @@ open class SerialGate<Op>: @unchecked Sendable {
             return
         }
         // Acquiring: synchronizes with the previous owner's releasing compare-and-swap.
-        let word = self.word.load(ordering: .acquiring)
-        if word == 0 {
+        let state = word.stateAcquiring
+        if state == 0 {
             // Idle, and every submitter of an ordered gate holds the lock: a plain store takes it.
-            self.word.store(me, ordering: .relaxed)
+            word.set(underLock: me)
             lock.unlock()
             perform(op)
             release(me, perform: perform, handOff: handOff)
@@ -207,9 +204,9 @@ open class SerialGate<Op>: @unchecked Sendable {
         // `DeferredSubmissionWatch`): those queued before it, and those the owner is performing — the
         // rest of its batch (this thread's own, or, for another owner, the last batch it took or its one
         // operation). An ordered gate queues reentrant submissions in order too, so nothing overtakes.
-        if word & ~1 == me {
+        if state & ~1 == me {
             // Reentrant: queued behind earlier submissions; performed by this thread's drain loop.
-            self.word.store(me | 1, ordering: .relaxed)
+            word.set(underLock: me | 1)
             let ahead = remote.count - 1 + batch.count + 1
             lock.unlock()
             DeferredSubmissionWatch.noteDeferred(ahead: ahead)
@@ -230,7 +227,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// was the last of them: it takes the gate and drains. Out of line: the common path stays small.
     @usableFromInline
     final func submittedNothing(_ me: UInt, perform: (Op) -> Void, handOff: Bool) {
-        let acquired = word.load(ordering: .relaxed) == 1 && parkedSenders == 0 && markPendingOrAcquire(me)
+        let acquired = word.state == 1 && parkedSenders == 0 && markPendingOrAcquire(me)
         lock.unlock()
         if acquired { release(me, perform: perform, handOff: handOff) }
     }
@@ -242,23 +239,23 @@ open class SerialGate<Op>: @unchecked Sendable {
         _ op: Op, ordered: Bool, inPlace: (Op) -> Bool, perform: (Op) -> Void
     ) {
         let me = currentThreadID
-        if !ordered && word.load(ordering: .relaxed) & ~1 == me {
+        if !ordered && word.isOwned(by: me) {
             local.append(op)
             DeferredSubmissionWatch.noteDeferred()
             return
         }
         lock.lock()
-        var state = word.load(ordering: .acquiring)
+        var state = word.stateAcquiring
         while true {
             if state == 0 {
-                let (exchanged, original) = word.compareExchange(expected: 0, desired: me, ordering: .acquiring)
+                let (exchanged, original) = word.tryTake(underLock: me, replacing: 0)
                 if !exchanged {
                     state = original
                     continue
                 }
                 if inPlace(op) {
                     // Nobody else writes `word` while this thread owns the gate and holds the lock.
-                    word.store(0, ordering: .releasing)
+                    word.release(underLock: 0)
                     lock.unlock()
                     rendezvous.ownerLeft(wakingAt: disposersAddress)
                     return
@@ -270,8 +267,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             }
             if state & ~1 != me && state & ~1 != 0 && state & 1 == 0 {
                 // Owned by another thread: flag the pending work (or, if it was released meanwhile, retry).
-                let (exchanged, original) = word.compareExchange(
-                    expected: state, desired: state | 1, ordering: .relaxed)
+                let (exchanged, original) = word.tryMarkPending(replacing: state)
                 if !exchanged {
                     state = original
                     continue
@@ -287,7 +283,7 @@ open class SerialGate<Op>: @unchecked Sendable {
         }
         if state & ~1 == me {
             // Reentrant in an ordered gate: behind what other threads queued before it.
-            word.store(me | 1, ordering: .relaxed)
+            word.set(underLock: me | 1)
         } else if state == 1 && parkedSenders == 0 {
             // Handed off to the senders parked on the full backlog, and none of them is left to take it
             // (never expected: the last one takes it in its own lock section; but nothing may be stranded).
@@ -325,22 +321,20 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// `MutableProperty`'s writers). Once none of them is left, anyone takes it.
     @inlinable
     final func markPendingOrAcquire(_ me: UInt, takingHandOff: Bool = false) -> Bool {
-        var current = word.load(ordering: .relaxed)
+        var current = word.state
         while true {
             if current == 1 && !takingHandOff && parkedSenders != 0 {
                 return false
             }
             if current & ~1 == 0 {
                 // Idle — or handed off with work pending: take it.
-                let (exchanged, original) = word.compareExchange(
-                    expected: current, desired: me | 1, ordering: .acquiring)
+                let (exchanged, original) = word.tryTake(underLock: me | 1, replacing: current)
                 if exchanged { return true }
                 current = original
             } else if current & 1 == 1 {
                 return false
             } else {
-                let (exchanged, original) = word.compareExchange(
-                    expected: current, desired: current | 1, ordering: .relaxed)
+                let (exchanged, original) = word.tryMarkPending(replacing: current)
                 if exchanged { return false }
                 current = original
             }
@@ -360,14 +354,14 @@ open class SerialGate<Op>: @unchecked Sendable {
     final func waitWhileBacklogFull(_ me: UInt) -> Bool {
         var parked = false
         while remote.count >= Self.backlogLimit {
-            let state = word.load(ordering: .relaxed)
+            let state = word.state
             let owner = state & ~1
             if owner == 0 { return parked || state == 1 }
             if owner == me { return parked }
             parkedSenders += 1
             lock.unlock()
             let outcome = RoomWait.park(waitingFor: owner, on: sendersAddress) {
-                backlog.value >= Self.backlogLimit && word.load(ordering: .relaxed) & ~1 != 0
+                backlog.value >= Self.backlogLimit && word.state & ~1 != 0
             }
             lock.lock()
             parkedSenders -= 1
@@ -395,9 +389,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// that keep queueing bookkeeping past the bound.
     @inlinable @inline(__always)
     final func release(_ me: UInt, perform: (Op) -> Void, handOff: Bool = false) {
-        if local.isEmpty,
-            word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged
-        {
+        if local.isEmpty, word.tryRelease(by: me) {
             rendezvous.ownerLeft(wakingAt: disposersAddress)
             return
         }
@@ -416,7 +408,7 @@ open class SerialGate<Op>: @unchecked Sendable {
         var batches = 0
         while true {
             drainLocal(perform: perform)
-            if word.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged {
+            if word.tryRelease(by: me) {
                 rendezvous.ownerLeft(wakingAt: disposersAddress)
                 return
             }
@@ -424,7 +416,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             lock.lock()
             if batches >= (handOff ? 1 : Self.batchesBeforeHandOff) && parkedSenders != 0 {
                 // Leave the flood to its senders: ownerless, pending, reserved for a woken sender.
-                word.store(1, ordering: .releasing)
+                word.release(underLock: 1)
                 lock.unlock()
                 ParkingLot.unparkAll(sendersAddress)
                 rendezvous.ownerLeft(wakingAt: disposersAddress)
@@ -435,7 +427,7 @@ open class SerialGate<Op>: @unchecked Sendable {
             backlog.store(0)
             inFlight = batch.count &+ urgentBatch.count
             let sendersWait = parkedSenders != 0
-            word.store(me, ordering: .releasing)
+            word.release(underLock: me)
             lock.unlock()
             if sendersWait { ParkingLot.unparkAll(sendersAddress) }
             rendezvous.ownerLeft(wakingAt: disposersAddress)
@@ -476,7 +468,7 @@ open class SerialGate<Op>: @unchecked Sendable {
     /// The gate's owner for the rendezvous: its thread ID, or 0 when the gate is idle.
     @inlinable
     final func ownerThread() -> UInt {
-        word.load(ordering: .sequentiallyConsistent) & ~1
+        word.ownerSequentiallyConsistent
     }
 
     /// Returns once no callback of subscription `id` runs on another thread (or the owner reported, through

@@ -52,5 +52,5 @@ package struct SoleSubscriptionFence: ~Copyable, Sendable {
     package var holderHasLeft: Bool { caller.load(ordering: .relaxed) == 0 }
 
     /// Whether the holder acknowledged a disposal (a snapshot, for tests).
-    package var disposalAcknowledged: Bool { rendezvous.current.load(ordering: .relaxed) == 1 }
+    package var disposalAcknowledged: Bool { rendezvous.currentRelaxed == 1 }
 }

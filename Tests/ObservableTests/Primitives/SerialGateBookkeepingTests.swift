@@ -81,7 +81,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
             probe.submitBookkeeping(5)
             XCTAssertEqual(probe.doneInPlace.value, [5], "ordered: \(ordered)")
             XCTAssertEqual(probe.performed.value, [], "not performed as an ordinary operation (ordered: \(ordered))")
-            XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again (ordered: \(ordered))")
+            XCTAssertEqual(probe.gate.word.state, 0, "idle again (ordered: \(ordered))")
         }
     }
 
@@ -91,7 +91,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
             probe.submitBookkeeping(5, declining: true)
             XCTAssertEqual(probe.performed.value, [5], "ordered: \(ordered)")
             XCTAssertEqual(probe.performers.value, [currentThreadID], "ordered: \(ordered)")
-            XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again (ordered: \(ordered))")
+            XCTAssertEqual(probe.gate.word.state, 0, "idle again (ordered: \(ordered))")
         }
     }
 
@@ -107,7 +107,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         waitOrFail(ownerDone, "the owner's return")
         XCTAssertEqual(probe.performed.value, [0, 9, 1, 2])
         XCTAssertEqual(Set(probe.performers.value), [owner], "all performed by the owner")
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(probe.gate.word.state, 0, "idle again")
     }
 
     func testBookkeepingOnAnOrderedGateOwnedByAnotherThreadIsLeftToItsOwnerBehindTheQueuedEvents() {
@@ -121,7 +121,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         waitOrFail(ownerDone, "the owner's return")
         XCTAssertEqual(probe.performed.value, [0, 1, 2, 7], "in order behind the events queued before it")
         XCTAssertEqual(Set(probe.performers.value), [owner], "all performed by the owner")
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(probe.gate.word.state, 0, "idle again")
     }
 
     /// A sole subscription's release (`submitBookkeeping(_:perform:)`, no in-place path): on an idle gate the
@@ -131,7 +131,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         idle.gate.submitBookkeeping(5) { idle.perform($0) }
         XCTAssertEqual(idle.performed.value, [5])
         XCTAssertEqual(idle.performers.value, [currentThreadID])
-        XCTAssertEqual(idle.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(idle.gate.word.state, 0, "idle again")
 
         let probe = Probe(ordered: false)
         let (ownerDone, owner) = probe.ownOnAnotherThread()
@@ -153,13 +153,13 @@ final class SerialGateBookkeepingTests: XCTestCase {
         probe.gate.lock.lock()
         probe.gate.remote.append(1)
         probe.gate.parkedSenders = 1
-        probe.gate.word.store(1, ordering: .relaxed)
+        probe.gate.word.set(underLock: 1)
         probe.gate.lock.unlock()
 
         probe.submitBookkeeping(7)
         XCTAssertEqual(probe.performed.value, [], "left for the parked sender", file: file, line: line)
         XCTAssertEqual(probe.doneInPlace.value, [], file: file, line: line)
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 1, "still reserved", file: file, line: line)
+        XCTAssertEqual(probe.gate.word.state, 1, "still reserved", file: file, line: line)
 
         // The parked sender comes back and takes the gate: it performs what was queued, the bookkeeping too.
         probe.gate.lock.lock()
@@ -167,7 +167,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         probe.gate.lock.unlock()
         probe.send(2)
         XCTAssertEqual(probe.performed.value, expected, file: file, line: line)
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again", file: file, line: line)
+        XCTAssertEqual(probe.gate.word.state, 0, "idle again", file: file, line: line)
     }
 
     func testBookkeepingNeverTakesAnUnorderedGateHandedOffToTheSendersParkedOnTheFullBacklog() {
@@ -185,7 +185,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         probe.gate.submitBookkeepingBehindQueued(5) { probe.perform($0) }
         XCTAssertEqual(probe.performed.value, [5])
         XCTAssertEqual(probe.performers.value, [currentThreadID])
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(probe.gate.word.state, 0, "idle again")
         XCTAssertEqual(probe.gate.queuedCount, 0)
     }
 
@@ -201,7 +201,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         waitOrFail(ownerDone, "the owner's return")
         XCTAssertEqual(probe.performed.value, [0, 1, 2, 9, 3], "behind the events queued before it, not before them")
         XCTAssertEqual(Set(probe.performers.value), [owner], "all performed by the owner")
-        XCTAssertEqual(probe.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(probe.gate.word.state, 0, "idle again")
     }
 
     /// From inside an operation: a reentrant event goes before what other threads queued, the bookkeeping
@@ -235,7 +235,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         waitOrFail(ownerDone, "the owner's return")
         XCTAssertEqual(performed.value, [0, 5, 1, 2, 9])
         XCTAssertEqual(Set(performers.value), [ownerID.value], "all performed by the owner")
-        XCTAssertEqual(gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(gate.word.state, 0, "idle again")
         XCTAssertEqual(gate.queuedCount, 0)
     }
 
@@ -256,7 +256,7 @@ final class SerialGateBookkeepingTests: XCTestCase {
         let body = perform.value!
         gate.submitEvent(0) { body($0) }
         XCTAssertEqual(performed.value, [0, 5, 9])
-        XCTAssertEqual(gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(gate.word.state, 0, "idle again")
         XCTAssertEqual(gate.queuedCount, 0)
     }
 

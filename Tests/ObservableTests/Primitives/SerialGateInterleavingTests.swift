@@ -107,7 +107,7 @@ final class SerialGateInterleavingTests: XCTestCase {
                 let order = performed.filter(set.contains)
                 if order != ops { found.append("sent in the order \(ops), performed in the order \(order)") }
             }
-            if gate.word.load(ordering: .relaxed) != 0 { found.append("the gate is not idle at the end") }
+            if gate.word.state != 0 { found.append("the gate is not idle at the end") }
             return found
         }
     }

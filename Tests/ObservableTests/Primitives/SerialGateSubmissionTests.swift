@@ -62,7 +62,7 @@ final class SerialGateSubmissionTests: XCTestCase {
         XCTAssertEqual(recorder.performed, expected(limit), file: file, line: line)
         XCTAssertEqual(recorder.performers(in: run), Array(repeating: "A", count: limit + 2), file: file, line: line)
         XCTAssertEqual(recorder.violations, [], file: file, line: line)
-        XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed), 0, "idle again", file: file, line: line)
+        XCTAssertEqual(recorder.gate.word.state, 0, "idle again", file: file, line: line)
     }
 
     func testSubmittingWithoutWaitingReturnsWhileTheBacklogIsFullAndGoesBehindIt() {
@@ -207,13 +207,13 @@ final class SerialGateSubmissionTests: XCTestCase {
         }
         let b = run.spawn("B") { recorder.submitEvent(1) }
         XCTAssertEqual(run.step(a), .ready("body"))
-        XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed) & ~1, run.threadID(of: a), "A owns the gate")
+        XCTAssertEqual(recorder.gate.word.state & ~1, run.threadID(of: a), "A owns the gate")
         XCTAssertEqual(run.step(b), .finished, "B queued its op for A")
         XCTAssertEqual(run.step(a), .ready("op 1"), "A performs it after the body")
         run.finish()
         XCTAssertEqual(ran.value, true)
         XCTAssertEqual(recorder.performers(in: run), ["A"])
-        XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(recorder.gate.word.state, 0, "idle again")
     }
 
     func testRunIfIdleRunsNothingWhenTheGateIsOwnedByAnotherThreadOrByTheCaller() {
@@ -245,7 +245,7 @@ final class SerialGateSubmissionTests: XCTestCase {
         run.finish()
         XCTAssertEqual(results.value, [false, false])
         XCTAssertEqual(recorder.performed, [0])
-        XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed), 0, "idle again")
+        XCTAssertEqual(recorder.gate.word.state, 0, "idle again")
     }
 
     func testAnOrderedSubmissionLearnsWhoWillPerformTheOperationItIsMaking() {
@@ -312,6 +312,6 @@ final class SerialGateSubmissionTests: XCTestCase {
         recorder.gate.waitForRoomInOrder { recorder.perform($0) }
         recorder.gate.lock.unlock()
         XCTAssertEqual(recorder.performed, [])
-        XCTAssertEqual(recorder.gate.word.load(ordering: .relaxed), 0)
+        XCTAssertEqual(recorder.gate.word.state, 0)
     }
 }
