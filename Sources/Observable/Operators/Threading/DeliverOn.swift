@@ -79,23 +79,32 @@ extension SignalConvertible where Value: Sendable {
 /// hands it to the mailbox (that gates delivery against disposal). One action per event, scheduled when
 /// the event is sent, is what keeps the order of events across signals that deliver on the same
 /// scheduler (RAC 2.5's `deliverOn:` schedules each event). Disposal cancels what is still scheduled.
+///
+/// Checked `Sendable`: its one piece of mutable state is a ``LockedState``, never locked while anything
+/// runs (the scheduler's `schedule`, an action's `dispose`, the mailbox's delivery happen after it).
 @usableFromInline
-final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: EventHandOff, Disposable, @unchecked Sendable
-{
-    // Safety: the mutable state is guarded by `lock`, which is never held while anything runs;
-    // `scheduler` and `mailbox` are Sendable.
-    @usableFromInline let lock = Lock()
+final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: EventHandOff, Disposable, Sendable {
+    /// What the queue holds between a send and its scheduled action.
+    @usableFromInline
+    struct State: Sendable {
+        /// Events not yet handed over, oldest first.
+        @usableFromInline var buffer = FIFOBuffer<Event<Value, Failure>?>()
+        /// The scheduled actions not yet run (cancelled on disposal), by the event's number.
+        @usableFromInline var scheduled: [UInt64: any Disposable] = [:]
+        /// The next event's number.
+        @usableFromInline var nextNumber: UInt64 = 0
+        /// How many events were handed over.
+        @usableFromInline var deliveredCount: UInt64 = 0
+        @usableFromInline var disposed = false
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline let state = LockedState(State())
     @usableFromInline let scheduler: S
     @usableFromInline let mailbox: Mailbox<Event<Value, Failure>?>
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    /// Guarded by `lock`: events not yet handed over, oldest at `head`.
-    @usableFromInline var buffer: [Event<Value, Failure>?] = []
-    @usableFromInline var head = 0
-    /// Guarded by `lock`: the scheduled actions not yet run (cancelled on disposal), by the event's number.
-    @usableFromInline var scheduled: [UInt64: any Disposable] = [:]
-    @usableFromInline var nextNumber: UInt64 = 0
-    /// Guarded by `lock`.
-    @usableFromInline var disposed = false
 
     @inlinable
     init(scheduler: S, mailbox: Mailbox<Event<Value, Failure>?>) {
@@ -103,69 +112,49 @@ final class DeliveryQueue<Value: Sendable, Failure: Error, S: Scheduler>: EventH
         self.mailbox = mailbox
     }
 
-    @usableFromInline var isDisposed: Bool { lock.withLock { disposed } }
+    @usableFromInline var isDisposed: Bool { state.withLock { $0.disposed } }
 
     @inlinable
     func enqueue(_ event: Event<Value, Failure>?) {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            return
+        let number: UInt64? = state.withLock { state in
+            if state.disposed { return nil }
+            state.buffer.append(event)
+            defer { state.nextNumber &+= 1 }
+            return state.nextNumber
         }
-        buffer.append(event)
-        let number = nextNumber
-        nextNumber &+= 1
-        lock.unlock()
+        guard let number else { return }
         let work = scheduler.schedule { self.deliverOne(number) }
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            work.dispose()
-            return
+        let cancelled = state.withLock { state in
+            if state.disposed { return true }
+            // Not yet run (an immediate scheduler has run it already): keep it for cancellation.
+            if !work.isDisposed && number >= state.deliveredCount { state.scheduled[number] = work }
+            return false
         }
-        // Not yet run (an immediate scheduler has run it already): keep it for cancellation.
-        if !work.isDisposed && number >= deliveredCount { scheduled[number] = work }
-        lock.unlock()
+        if cancelled { work.dispose() }
     }
-
-    /// How many events were handed over (guarded by `lock`).
-    @usableFromInline var deliveredCount: UInt64 = 0
 
     @inlinable
     func deliverOne(_ number: UInt64) {
-        lock.lock()
-        if disposed || head == buffer.count {
-            lock.unlock()
-            return
+        // `nil`: nothing to hand over (disposed); `.some(nil)`: the source's subscription ended.
+        let next: Event<Value, Failure>?? = state.withLock { state in
+            if state.disposed || state.buffer.isEmpty { return nil }
+            state.deliveredCount &+= 1
+            state.scheduled[number] = nil
+            return .some(state.buffer.removeFirst())
         }
-        let event = buffer[head]
-        head += 1
-        deliveredCount &+= 1
-        scheduled[number] = nil
-        if head == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64)
-            head = 0
-        } else if head > 64 && head * 2 > buffer.count {
-            buffer.removeFirst(head)
-            head = 0
-        }
-        lock.unlock()
-        mailbox.post(event)
+        if let next { mailbox.post(next) }
     }
 
     @usableFromInline
     func dispose() {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            return
+        let work: [UInt64: any Disposable]? = state.withLock { state in
+            if state.disposed { return nil }
+            state.disposed = true
+            state.buffer = FIFOBuffer()
+            defer { state.scheduled = [:] }
+            return state.scheduled
         }
-        disposed = true
-        buffer = []
-        head = 0
-        let work = scheduled
-        scheduled = [:]
-        lock.unlock()
+        guard let work else { return }
         for item in work.values { item.dispose() }
     }
 }
