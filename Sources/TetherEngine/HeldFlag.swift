@@ -46,13 +46,19 @@ package struct HeldFlag: ~Copyable, Sendable {
     /// where no other thread can set, clear or release it (see the type's rules).
     @inlinable
     package func set(held: Bool) {
-        bits.store(held ? 3 : 1, ordering: .releasing)
+        store(held ? 3 : 1)
     }
 
     /// Clears the flag (same rules as ``set(held:)``): its user starts over.
     @inlinable
     package func clear() {
-        bits.store(0, ordering: .releasing)
+        store(0)
+    }
+
+    /// Stores `value` (releasing; see ``set(held:)``).
+    @inlinable
+    func store(_ value: UInt8) {
+        bits.store(value, ordering: .releasing)
     }
 
     /// Releases the flag (the holder only), leaving it set, and returns whether a waiter set the waiters
