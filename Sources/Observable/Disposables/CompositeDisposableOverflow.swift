@@ -44,9 +44,12 @@ final class CompositeDisposableOverflow:
     func appending(_ child: CompositeDisposable.Child) -> (buffer: CompositeDisposableOverflow, key: UInt64) {
         var target = self
         if header.count == header.capacity {
-            target = Self.make(minimumCapacity: header.capacity * 2, nextKey: header.nextKey, pruneShift: header.pruneShift)
+            target = Self.make(
+                minimumCapacity: header.capacity * 2, nextKey: header.nextKey, pruneShift: header.pruneShift)
             withUnsafeMutablePointers { header, entries in
-                target.withUnsafeMutablePointerToElements { $0.moveInitialize(from: entries, count: header.pointee.count) }
+                target.withUnsafeMutablePointerToElements {
+                    $0.moveInitialize(from: entries, count: header.pointee.count)
+                }
                 target.header.count = header.pointee.count
                 header.pointee.count = 0
             }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Observable
 import Synchronization
 import TetherTestSupport
 import XCTest
+
+@testable import Observable
 
 #if canImport(Glibc)
     import Glibc

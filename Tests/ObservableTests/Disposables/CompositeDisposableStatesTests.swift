@@ -91,7 +91,9 @@ final class CompositeDisposableStatesTests: XCTestCase {
             for name in ["A", "B"] {
                 run.spawn(name) {
                     composite.dispose()
-                    if disposed.value != ["first", "second"] { early.mutate { $0.append("\(name): \(disposed.value)") } }
+                    if disposed.value != ["first", "second"] {
+                        early.mutate { $0.append("\(name): \(disposed.value)") }
+                    }
                 }
             }
             return { early.value }
