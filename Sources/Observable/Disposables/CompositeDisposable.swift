@@ -52,8 +52,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// What the composite holds, guarded by `lock`: no child, one child (key 0) inline, more in an overflow
     /// buffer, or, from disposal on, who disposes them.
     ///
-    /// Flat, so that it takes 17 bytes: a closure has no spare bits, so the cases' tag is a 17th byte (an
-    /// enum holding a ``Child`` would need an 18th).
+    /// 17 bytes: 16 of payload (a closure, a class-bound existential, the buffer, or a thread ID and a flag)
+    /// and a tag byte — a closure has no spare bits to hold the tag.
     @usableFromInline
     enum Children {
         /// No child held; the next child gets the key `nextKey`. Keys are never handed out twice: a child
