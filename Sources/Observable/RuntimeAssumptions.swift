@@ -21,7 +21,7 @@ import TetherShims
 /// - An optimizer promise (``CompositeDisposable``'s slow paths, at the end of this file): `@_effects`
 ///   declares that they do not let `self` escape. It is not a property of the runtime but of the code,
 ///   so no self-test can check it: it holds because those bodies use the object's address only as a
-///   number (a parking key) and call only ``OwnerWord`` methods, which keep nothing; it must be removed if
+///   number (a parking key) and call only ``HeldFlag`` methods, which keep nothing; it must be removed if
 ///   they ever keep `self`.
 package enum RuntimeAssumptions {
     // MARK: The current executor
@@ -203,11 +203,11 @@ package final class UnownedPin {
 
 extension CompositeDisposable {
     // Out of line and declared `notEscaping`: these slow paths use this object's address as a number (the
-    // key waiters park on) and keep nothing; the `OwnerWord` methods they call keep nothing either.
+    // key waiters park on) and keep nothing; the `HeldFlag` methods they call keep nothing either.
     // Without the declaration the optimizer must assume that `self` escapes from every `dispose()`, and a
     // subscription's lifetime that never leaves its subscriber (a cold signal subscribed for its values
     // only) could not be allocated on the stack. Keep the bodies to integer keys, non-escaping closures and
-    // `OwnerWord` calls: storing `self` (or a closure capturing it) anywhere would make the promise false,
+    // `HeldFlag` calls: storing `self` (or a closure capturing it) anywhere would make the promise false,
     // and a stack-allocated lifetime would then be used after its frame.
 
     /// Wakes the threads waiting in a second `dispose()`.
@@ -217,7 +217,7 @@ extension CompositeDisposable {
     @_effects(notEscaping self.**)
     @inline(never)
     func wakeWaitingDisposers() {
-        keyOrDisposer.wakeAll(parkedAt: parkingAddress(of: self))
+        disposedFlag.wakeAll(parkedAt: parkingAddress(of: self))
     }
 
     /// The waiting half of ``waitForDisposer(_:)``: parks until the first disposer has finished, unless
@@ -229,7 +229,7 @@ extension CompositeDisposable {
     @inline(never)
     func waitForDisposerSlow(_ disposer: UInt) {
         // A breakable wait (registered in WaitGraph): it returns early rather than close a cycle of waits.
-        keyOrDisposer.waitUntilReleased(by: disposer, parkingAt: parkingAddress(of: self))
+        disposedFlag.waitUntilReleased(by: disposer, parkingAt: parkingAddress(of: self))
     }
 }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A word that names the thread owning something — a `MutableProperty`'s `modify` in progress, a
-/// `CompositeDisposable`'s disposal in progress — and lets other threads wait (parked, through
+/// A word that names the thread owning something — a `MutableProperty`'s `modify` in progress — and lets
+/// other threads wait (parked, through
 /// ``ParkingLot``) until that owner releases it.
 ///
 /// The word holds 0 (free) or the owner's ``currentThreadID`` (never 0, bit 0 clear). Bit 0 is the
@@ -24,15 +24,12 @@ import Synchronization
 /// the next, or pass the wake on with ``wakeOne(parkedAt:)``. A woken waiter that finds the word taken
 /// again marks it before parking again, so the new owner's release wakes one.
 ///
-/// Rules: the word must live in an object (a `let`), like ``Lock``. While no owner holds it and nobody can
-/// wait on it, its user may pack another meaning into ``word`` (a counter, say) and hand it over with
-/// ``acquireUnconditionally(by:)``. No method keeps the word's address or a closure past the call, so a
+/// Rules: the word must live in an object (a `let`), like ``Lock``. No method keeps the word's address or a closure past the call, so a
 /// method of the object that holds the word may declare that it does not let that object escape.
 @usableFromInline
 package struct OwnerWord: ~Copyable, Sendable {
 
-    /// The owner's ID with the waiters bit, or 0. Read and written directly only by a user that packs
-    /// another meaning into it while the protocol is not running (see the type's rules).
+    /// The owner's ID with the waiters bit, or 0.
     @usableFromInline
     package let word = Atomic<UInt>(0)
 
@@ -75,35 +72,6 @@ package struct OwnerWord: ~Copyable, Sendable {
     @inlinable
     package borrowing func tryAcquire(by me: UInt, markingWaiters: Bool = false) -> Bool {
         word.compareExchange(expected: 0, desired: markingWaiters ? me | 1 : me, ordering: .acquiring).exchanged
-    }
-
-    /// While no owner holds the word, a user that packs a counter into it (see the type's rules) takes the
-    /// counter's value and advances it. Call it only under the user's own lock, which orders it (relaxed).
-    @inlinable
-    package borrowing func takeCounterUnderLock() -> UInt {
-        let value = word.load(ordering: .relaxed)
-        word.store(value &+ 1, ordering: .relaxed)
-        return value
-    }
-
-    /// The packed counter's value (see ``takeCounterUnderLock()``), read under the user's lock.
-    @inlinable
-    package var counterUnderLock: UInt {
-        word.load(ordering: .relaxed)
-    }
-
-    /// Sets the packed counter to 0 under the user's lock: the word is free again.
-    @inlinable
-    package borrowing func clearCounterUnderLock() {
-        word.store(0, ordering: .relaxed)
-    }
-
-    /// Makes `me` the owner, whatever the word held, with the waiters bit clear. Only for a caller that
-    /// rules out every other owner and every waiter by other means (its own lock, at a moment before which
-    /// nobody can wait on the word): a relaxed store, ordered by that means.
-    @inlinable
-    package borrowing func acquireUnconditionally(by me: UInt) {
-        word.store(me, ordering: .relaxed)
     }
 
     /// Frees the word (the owner only) and returns whether a waiter set the waiters bit: then the caller

@@ -20,9 +20,9 @@ import TetherEngine
 /// bag.dispose()   // ends both subscriptions
 /// ```
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // Safety: the children are guarded by `lock`; `disposedFlag` is the engine's `AtomicFlag` (changed under
-    // the lock, read without it by `isDisposed`); children are disposed after the lock is released, and a second disposer waits for
-    // the first through the engine's `OwnerWord`.
+    // Safety: the children are guarded by `lock`; `disposedFlag` is the engine's `HeldFlag` (set under the
+    // lock, read without it by `isDisposed`); children are disposed after the lock is released, and a second
+    // disposer waits for the first through that flag, held by the first until it has disposed them all.
     /// Identifies one child added to a ``CompositeDisposable``, for ``CompositeDisposable/remove(_:)``.
     public struct Key: Hashable, Sendable {
         @usableFromInline let rawValue: UInt64
@@ -49,31 +49,43 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    @usableFromInline let lock = Lock()
-    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
-    /// Set once, under `lock`, when disposal starts; read under the lock, and lock-free by `isDisposed`
-    /// (`Signal(values:)` checks it for every value).
-    @usableFromInline let disposedFlag = AtomicFlag()
+    /// What the composite holds, guarded by `lock`: no child, one child (key 0) inline, more in an overflow
+    /// buffer, or, from disposal on, who disposes them.
+    ///
+    /// 17 bytes: 16 of payload (a closure, a class-bound existential, the buffer, or a thread ID and a flag)
+    /// and a tag byte — a closure has no spare bits to hold the tag.
+    @usableFromInline
+    enum Children {
+        /// No child held; the next child gets the key `nextKey`. Keys are never handed out twice: a child
+        /// added after the first was removed goes to the overflow buffer under key 1 or more.
+        case empty(nextKey: UInt64)
+        /// One closure, key 0 (the next key is 1): a subscription's lifetime usually holds just this.
+        case action(() -> Void)
+        /// One disposable, key 0 (the next key is 1).
+        case disposable(any Disposable)
+        /// The children once a key other than 0 was handed out, with the key counter.
+        case many(CompositeDisposableOverflow)
+        /// Disposal has started: the children were moved out to the thread `disposer` (its
+        /// ``currentThreadID``, 0 when there was nothing to dispose), which holds `disposedFlag` until it
+        /// has disposed them all. `renewable`: at most one key (0) was ever handed out (see
+        /// ``renewIfFinished()``).
+        case disposed(by: UInt, renewable: Bool)
+    }
+
+    // The fields are ordered so that the object takes 40 bytes (glibc's 48-byte chunk): the 17-byte
+    // children, two one-byte fields in their padding, the 4-byte lock.
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var children = Children.empty(nextKey: 0)
+    /// Set, under `lock`, when disposal starts, and held by the disposing thread until every child is
+    /// disposed: a second `dispose()` waits on it. Read lock-free by `isDisposed` (`Signal(values:)` checks
+    /// it for every value).
+    @usableFromInline let disposedFlag = HeldFlag()
     /// Whether this is (part of) a subscription whose subscriber someone else holds — a subject or an
     /// ``Observer`` subscribed as an observer. Then a recipe dropping its ``Observer`` does not end the
     /// subscription: it lives as long as that subscriber does (RAC 2.5's rule; see ``Observer``).
     @usableFromInline package let subscriberHeldElsewhere: Bool
-    // Guarded by `lock` (the fields are ordered so that the object stays small: a subscription makes one).
-    /// `add(_:)` prunes finished children when `rest` holds `32 << pruneShift` of them.
-    @usableFromInline @exclusivity(unchecked) var pruneShift: UInt8 = 0
-    /// Set when disposal starts if at most one child was ever added (no key but 0 was handed out): see
-    /// ``renewIfFinished()``. (In the byte after `pruneShift`, which the layout left free.)
-    @usableFromInline @exclusivity(unchecked) var heldOneChildAtMost = false
-    /// Before disposal (guarded by `lock`, in its raw ``OwnerWord/word``): the key of the next child. From
-    /// disposal on: the owner word of the thread disposing the children (free: none, or finished), which a
-    /// second `dispose()` waits on. One word for both, since no key is handed out once the composite is
-    /// disposed, and nobody waits on it before.
-    @usableFromInline let keyOrDisposer = OwnerWord()
-    /// The first child added, when it is a closure (key 0), inline: most composites hold one or two children,
-    /// and a subscription's lifetime usually holds one closure.
-    @usableFromInline @exclusivity(unchecked) var firstAction: (() -> Void)?
-    /// Every other child, in the order added.
-    @usableFromInline @exclusivity(unchecked) var rest: [(key: UInt64, child: Child)] = []
+    @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks); no bytes
+    @usableFromInline let lock = Lock()
 
     /// Creates an empty composite.
     ///
@@ -135,15 +147,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
             // Already finished (say, a completed subscription): nothing to keep.
             return isDisposed ? nil : Key(rawValue: UInt64.max)
         }
-        let key = add(child: .disposable(disposable))
-        if needsPruning { prune() }
-        return key
-    }
-
-    /// Whether enough children accumulated to look for ones disposed elsewhere.
-    @usableFromInline
-    var needsPruning: Bool {
-        lock.withLock { rest.count >= 32 << Int(pruneShift) }
+        return add(child: .disposable(disposable), pruning: true)
     }
 
     /// Drops the children that were disposed elsewhere (a subscription that completed on its own), so
@@ -153,63 +157,86 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     func prune() {
         lock.lock()
         var candidates: [(key: UInt64, disposable: any Disposable)] = []
-        for entry in rest {
-            if case .disposable(let disposable) = entry.child { candidates.append((entry.key, disposable)) }
+        switch children {
+        case .disposable(let disposable): candidates = [(0, disposable)]
+        case .many(let overflow): candidates = overflow.disposables()
+        case .empty, .action, .disposed: break
         }
         lock.unlock()
         let finished = Set(candidates.filter { $0.disposable.isDisposed }.map(\.key))
         lock.lock()
-        if !finished.isEmpty {
-            rest.removeAll { finished.contains($0.key) }
+        // Released after unlocking: a child's deinit is not run under the lock.
+        var dropped = Children.empty(nextKey: 1)
+        switch children {
+        case .disposable where finished.contains(0):
+            // Still the same child: key 0 is handed out once.
+            swap(&dropped, &children)
+        case .many(let overflow):
+            overflow.prune(finished)
+        case .empty, .action, .disposable, .disposed: break
         }
-        // The next pass when the live children doubled (at 32 at the least).
-        var shift: UInt8 = 0
-        while 32 << Int(shift) < rest.count * 2 { shift += 1 }
-        pruneShift = shift
         lock.unlock()
+        _ = consume dropped
     }
 
+    /// Adds `child`. `pruning`: look for children disposed elsewhere when enough accumulated (for children
+    /// that are disposables).
     @inlinable
-    func add(child: Child) -> Key? {
+    func add(child: Child, pruning: Bool) -> Key? {
         lock.lock()
-        if disposedFlag.isSetRelaxed {
+        switch children {
+        case .empty(nextKey: 0):
+            switch child {
+            case .action(let action): children = .action(action)
+            case .disposable(let disposable): children = .disposable(disposable)
+            }
+            lock.unlock()
+            return Key(rawValue: 0)
+        case .disposed:
             lock.unlock()
             child.dispose()
             return nil
+        case .empty, .action, .disposable, .many:
+            let (key, needsPruning) = Self.addToOverflow(child, in: &children)
+            lock.unlock()
+            if pruning && needsPruning { prune() }
+            return Key(rawValue: key)
         }
-        let key = keyOrDisposer.takeCounterUnderLock()
-        if key == 0, case .action(let action) = child {
-            firstAction = action
-        } else {
-            rest.append((UInt64(key), child))
+    }
+
+    /// Adds `child` to `children` (held, not disposed) in its overflow buffer, allocated or enlarged as
+    /// needed, under the composite's lock; returns its key and whether the composite should prune.
+    /// (Static, so that a composite that never needs the buffer can still be allocated on the stack.)
+    @usableFromInline
+    @inline(never)
+    static func addToOverflow(_ child: Child, in children: inout Children) -> (key: UInt64, needsPruning: Bool) {
+        var overflow: CompositeDisposableOverflow
+        switch children {
+        case .empty(let nextKey):
+            overflow = .make(minimumCapacity: 2, nextKey: nextKey)
+        case .action(let action):
+            overflow = .make(minimumCapacity: 2, nextKey: 0)
+            overflow = overflow.appending(.action(action)).buffer
+        case .disposable(let disposable):
+            overflow = .make(minimumCapacity: 2, nextKey: 0)
+            overflow = overflow.appending(.disposable(disposable)).buffer
+        case .many(let buffer):
+            overflow = buffer
+        case .disposed:
+            preconditionFailure("a disposed composite disposes what is added at once")
         }
-        lock.unlock()
-        return Key(rawValue: UInt64(key))
+        let (buffer, key) = overflow.appending(child)
+        children = .many(buffer)
+        return (key, buffer.needsPruning)
     }
 
     /// Adds a part of the same subscription (an operator's input, an inner subscription); if the composite
-    /// is already disposed, disposes it at once. As the first child it is held inline, as a closure whose
-    /// context is `child` itself (no allocation).
+    /// is already disposed, disposes it at once. As the first child it is held inline.
     @discardableResult
     @inlinable
     package func add(_ child: CompositeDisposable) -> Key? {
         if child.isDisposed { return isDisposed ? nil : Key(rawValue: UInt64.max) }
-        lock.lock()
-        if disposedFlag.isSetRelaxed {
-            lock.unlock()
-            child.dispose()
-            return nil
-        }
-        let key = keyOrDisposer.takeCounterUnderLock()
-        if key == 0 {
-            firstAction = { child.dispose() }
-        } else {
-            rest.append((UInt64(key), .disposable(child)))
-        }
-        let prune = rest.count >= 32 << Int(pruneShift)
-        lock.unlock()
-        if prune { self.prune() }
-        return Key(rawValue: UInt64(key))
+        return add(child: .disposable(child), pruning: true)
     }
 
     /// Adds a closure to run when the composite is disposed.
@@ -221,7 +248,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     @inlinable
     public func add(_ action: @escaping @Sendable () -> Void) -> Key? {
-        add(child: .action(action))
+        add(child: .action(action), pruning: false)
     }
 
     /// Adds a closure to run when the composite is disposed, for the library's own closures that are safe to
@@ -234,7 +261,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     @inlinable
     package func addUnchecked(_ action: @escaping () -> Void) -> Key? {
-        add(child: .action(action))
+        add(child: .action(action), pruning: false)
     }
 
     /// Removes a child without disposing it (for children that finished on their own).
@@ -247,10 +274,21 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func remove(_ key: Key) {
         lock.lock()
-        if key.rawValue == 0 && firstAction != nil {
-            firstAction = nil
-        } else if let index = rest.firstIndex(where: { $0.key == key.rawValue }) {
-            rest.remove(at: index)
+        switch children {
+        case .action, .disposable:
+            guard key.rawValue == 0 else { break }
+            // Released after unlocking: a child's deinit is not run under the lock.
+            var removed = Children.empty(nextKey: 1)
+            swap(&removed, &children)
+            lock.unlock()
+            _ = consume removed
+            return
+        case .many(let overflow):
+            let removed = overflow.remove(key.rawValue)
+            lock.unlock()
+            _ = consume removed
+            return
+        case .empty, .disposed: break
         }
         lock.unlock()
     }
@@ -269,7 +307,13 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// ```
     public var count: Int {
         prune()
-        return lock.withLock { (firstAction == nil ? 0 : 1) + rest.count }
+        return lock.withLock {
+            switch children {
+            case .empty, .disposed: 0
+            case .action, .disposable: 1
+            case .many(let overflow): overflow.header.count
+            }
+        }
     }
 
     /// Disposes every child (outside the lock), once; returns when they all have been disposed.
@@ -281,30 +325,35 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @inlinable
     public func dispose() {
         lock.lock()
-        if disposedFlag.isSetRelaxed {
+        let renewable: Bool
+        switch children {
+        case .disposed(let disposer, _):
             lock.unlock()
-            waitForDisposer(currentThreadID)
+            waitForDisposer(disposer)
             return
-        }
-        disposedFlag.store(true)
-        heldOneChildAtMost = keyOrDisposer.counterUnderLock <= 1
-        // Moved out, not copied: no reference counting for the children on the way out of the lock.
-        let head = firstAction.take()
-        var tail: [(key: UInt64, child: Child)] = []
-        swap(&tail, &rest)
-        if head == nil && tail.isEmpty {
+        case .empty(let nextKey):
             // Nothing to dispose: nothing for a second disposer to wait for.
-            keyOrDisposer.clearCounterUnderLock()
+            children = .disposed(by: 0, renewable: nextKey <= 1)
+            disposedFlag.set(held: false)
             lock.unlock()
             return
+        case .action, .disposable: renewable = true
+        // The buffer holds children only once a key other than 0 was handed out.
+        case .many: renewable = false
         }
-        // The key counter becomes the disposer's owner word: under the lock, before any second disposer
-        // can read it.
-        keyOrDisposer.acquireUnconditionally(by: currentThreadID)
+        // Moved out, not copied: no reference counting for the children on the way out of the lock. The
+        // flag is held before any second disposer can see it set.
+        var taken = Children.disposed(by: currentThreadID, renewable: renewable)
+        swap(&taken, &children)
+        disposedFlag.set(held: true)
         lock.unlock()
-        head?()
-        for entry in tail { entry.child.dispose() }
-        if keyOrDisposer.release() {
+        switch taken {
+        case .action(let action): action()
+        case .disposable(let disposable): disposable.dispose()
+        case .many(let overflow): overflow.disposeAll()
+        case .empty, .disposed: break
+        }
+        if disposedFlag.release() {
             wakeWaitingDisposers()
         }
     }
@@ -318,20 +367,19 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// The caller must hold the only reference (`isKnownUniquelyReferenced`): nothing else sees it change.
     @inlinable
     package func renewIfFinished() -> Bool {
-        guard disposedFlag.isSet, heldOneChildAtMost,
-            !keyOrDisposer.isOwned
+        // Not held (acquiring): the disposal, and the state it left, are visible.
+        guard disposedFlag.isSet, !disposedFlag.isHeld,
+            case .disposed(_, renewable: true) = children
         else { return false }
-        heldOneChildAtMost = false
-        pruneShift = 0
-        disposedFlag.store(false)  // the only reference: as exclusive as the lock
+        children = .empty(nextKey: 0)
+        disposedFlag.clear()  // the only reference: as exclusive as the lock
         return true
     }
 
     /// A second `dispose()`: waits until the first has disposed every child, unless that would deadlock.
     @inlinable
-    func waitForDisposer(_ me: UInt) {
-        let disposer = keyOrDisposer.owner
-        if disposer == 0 || disposer == me { return }
+    func waitForDisposer(_ disposer: UInt) {
+        if disposer == 0 || disposer == currentThreadID || !disposedFlag.isHeld { return }
         waitForDisposerSlow(disposer)
     }
 

@@ -1,20 +1,22 @@
 import Foundation
-import Observable
 import Synchronization
 import TetherTestSupport
 import XCTest
+
+@testable import Observable
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The compact `CompositeDisposable`: its first closure child is held inline, a first child that is itself a
-/// composite is held as a closure, and one word is the next key before disposal and the disposing thread after.
+/// The compact `CompositeDisposable`: its first child (a closure or a disposable) is held inline, in one enum
+/// with the next key before a second key is handed out and the disposing thread after disposal started.
 final class CompositeDisposableLayoutTests: XCTestCase {
     #if canImport(Glibc)
-        /// Every subscription makes one `CompositeDisposable` (its lifetime): it must stay in malloc's 64-byte
-        /// size class (56 usable bytes). It was 96 bytes (112 in the heap) before issue 20.
-        func testASubscriptionsLifetimeFitsInMallocsSixtyFourByteSizeClass() throws {
+        /// Every subscription makes one `CompositeDisposable` (its lifetime): it must stay in malloc's 48-byte
+        /// size class (40 usable bytes). It was 96 bytes (112 in the heap) before issue 20, 56 (64) before
+        /// issue 45's second step.
+        func testASubscriptionsLifetimeFitsInMallocsFortyEightByteSizeClass() throws {
             let subject = Subject<Int, Never>()
             let sum = Counter()
             let subscription = subject.map { $0 + 1 }.subscribe(next: { sum.increment(by: $0) })
@@ -24,7 +26,7 @@ final class CompositeDisposableLayoutTests: XCTestCase {
             let symbol = try XCTUnwrap(dlsym(nil, "malloc_usable_size"))
             let usableSize = unsafeBitCast(symbol, to: UsableSize.self)
             let usable = usableSize(Unmanaged.passUnretained(lifetime).toOpaque())
-            XCTAssertLessThanOrEqual(usable, 56, "a subscription's lifetime takes \(usable) usable bytes")
+            XCTAssertLessThanOrEqual(usable, 40, "a subscription's lifetime takes \(usable) usable bytes")
             subject.send(1)
             XCTAssertEqual(sum.value, 2)
             // The subject's removal closure is the only child (held inline).
@@ -35,9 +37,17 @@ final class CompositeDisposableLayoutTests: XCTestCase {
         }
     #endif
 
-    /// The word that holds the next key before disposal holds the disposing thread after it: a composite
-    /// whose children were all removed has nothing to dispose, and a second `dispose()` must not take the
-    /// last key for a disposer to wait for.
+    /// The children's enum is 17 bytes (16 of payload — a closure, a disposable existential, the overflow
+    /// buffer or the disposer's thread ID and a flag — and the tag): with the two one-byte fields in its
+    /// padding and the 4-byte lock, the object is 40 bytes.
+    func testTheChildrenTakeSeventeenBytes() {
+        XCTAssertEqual(MemoryLayout<any Disposable>.size, 16, "a class-bound existential: reference and witness table")
+        XCTAssertEqual(MemoryLayout<CompositeDisposable.Children>.size, 17)
+        XCTAssertEqual(MemoryLayout<CompositeDisposable.Children>.alignment, 8)
+    }
+
+    /// A composite whose children were all removed has nothing to dispose, and a second `dispose()` must not
+    /// wait for a disposer.
     func testASecondDisposeReturnsWhenEveryChildHadBeenRemoved() {
         let composite = CompositeDisposable()
         let keys = (0..<3).compactMap { _ in composite.add { XCTFail("a removed child was disposed") } }

@@ -5,7 +5,7 @@ import TetherEngine
 import TetherTestSupport
 import XCTest
 
-/// `OwnerWord`, the owner-and-waiters word of `MutableProperty.modify` and `CompositeDisposable.dispose()`:
+/// `OwnerWord`, the owner-and-waiters word of `MutableProperty.modify`:
 /// one owner at a time; a waiter parks only after marking the word, and the release tells the owner to wake
 /// it; a wake-one is handed on through the mark of the waiter it woke; a breakable wait returns early when
 /// `WaitGraph` breaks it or would not start it. Driven through scripted and explored interleavings (no
@@ -58,7 +58,7 @@ final class OwnerWordTests: XCTestCase {
     // MARK: Owning
 
     func testTheWordTakesOneMachineWordInItsObject() {
-        // The objects holding it (a subscription's `CompositeDisposable`) keep the size of a bare atomic.
+        // The objects holding it (a `MutableProperty`'s storage) keep the size of a bare atomic.
         XCTAssertEqual(MemoryLayout<OwnerWord>.size, MemoryLayout<UInt>.size)
         XCTAssertEqual(MemoryLayout<OwnerWord>.alignment, MemoryLayout<UInt>.alignment)
         XCTAssertEqual(MemoryLayout<OwnerWord>.stride, MemoryLayout<Atomic<UInt>>.stride)
@@ -90,15 +90,6 @@ final class OwnerWordTests: XCTestCase {
         XCTAssertTrue(holder.word.tryAcquire(by: currentThreadID, markingWaiters: true))
         XCTAssertEqual(holder.word.owner, currentThreadID, "the waiters bit is not part of the owner")
         XCTAssertTrue(holder.word.release(), "taken after a wake-one: its release must wake the next waiter")
-    }
-
-    func testAnUnconditionalAcquireReplacesWhateverTheWordHeld() {
-        let holder = Holder()
-        holder.word.word.store(41, ordering: .relaxed)  // a user's packed meaning (a counter)
-        holder.word.acquireUnconditionally(by: currentThreadID)
-        XCTAssertEqual(holder.word.owner, currentThreadID)
-        XCTAssertFalse(holder.word.release(), "taken with the waiters bit clear")
-        XCTAssertEqual(holder.word.word.load(ordering: .relaxed), 0)
     }
 
     // MARK: Waiting until released (wake-one)
