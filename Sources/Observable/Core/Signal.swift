@@ -65,25 +65,6 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         self.init(unsafeStart: startHandler, function: function, file: file)
     }
 
-    /// `init(function:file:unsafeStart:)` for an operator that read ``DebugSwitch/needsSignalTracking``
-    /// itself (`tracking`) before it made its start closure. The closure copies what it captures (the
-    /// upstream signal: a retain of its context); read between that copy and the closure's end in a pipeline
-    /// the optimizer fuses, the flag's atomic load keeps the copy's retain and release (the optimizer does not
-    /// move reference counting across it) — one pair per subscription on the upstream's context, a shared
-    /// object (W3's `map` on a subject).
-    @inlinable @inline(__always)
-    package init(
-        tracking: Bool, function: StaticString, file: StaticString = #fileID,
-        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
-    ) {
-        self.startHandler = startHandler
-        if _slowPath(tracking) {
-            debugInfo = SignalDebugInfo.made(by: function, in: file, type: Self.self)
-        } else {
-            debugInfo = nil
-        }
-    }
-
     /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`).
     init(
         linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,

@@ -32,12 +32,9 @@ extension SignalConvertible {
         _ transform: @escaping (Value) -> NewValue, function: StaticString = #function
     ) -> Signal<NewValue, Failure> {
         // Linked so that releasing a chain of many maps does not nest one release per stage.
-        let tracking = DebugSwitch.needsSignalTracking
         let upstream = signal.linkedForDeepChains
-        // The flag is read before the start closure copies `upstream` (see
-        // `init(tracking:function:file:unsafeStart:)`).
         return Signal(
-            tracking: tracking, function: function,
+            function: function,
             unsafeStart: { sink, lifetime in
                 switch sink {
                 case .values(let next):
