@@ -61,7 +61,8 @@ final class SubjectTests: ResourceCheckedTestCase {
         let order = Locked<[String]>([])
         var subscriptions: [any Disposable] = []
         for name in ["a", "b", "c", "d"] {
-            subscriptions.append(subject.map { "\(name)\($0)" }.subscribe(next: { text in order.mutate { $0.append(text) } }))
+            let named = subject.map { "\(name)\($0)" }
+            subscriptions.append(named.subscribe(next: { text in order.mutate { $0.append(text) } }))
         }
         subscriptions[3].dispose()
         subscriptions[1].dispose()
