@@ -38,8 +38,11 @@ package struct JoinQueue<Entry: AnyObject> {
     package init() {}
 
     /// `entry` joins: returns its join index (the new ``count``), or `nil` when the queue is closed.
+    ///
+    /// Consuming: a caller that has no use for `entry` afterwards moves its reference into the queue
+    /// (no retain here and release in the caller).
     @inlinable
-    package mutating func join(_ entry: Entry) -> UInt? {
+    package mutating func join(_ entry: consuming Entry) -> UInt? {
         if isClosed { return nil }
         count &+= 1
         pending.append(entry)
@@ -52,8 +55,15 @@ package struct JoinQueue<Entry: AnyObject> {
     @inlinable
     package mutating func remove(_ entry: Entry) -> Bool {
         guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
-        pending.remove(at: index)
-        pendingJoins.remove(at: index)
+        if index == pending.count &- 1 {
+            // The newest (a subscription disposed before anyone joined after it, the usual case): nothing
+            // to move, and no out-of-line `remove(at:)`.
+            pending.removeLast()
+            pendingJoins.removeLast()
+        } else {
+            pending.remove(at: index)
+            pendingJoins.remove(at: index)
+        }
         return true
     }
 

@@ -33,6 +33,14 @@ package struct SubscriberFlags: ~Copyable, Sendable {
         !disposed.raise()
     }
 
+    /// Marks the subscriber disposed where nobody else can mark it or call it: under its source's lock, taken
+    /// out of the source before the owner ever took it in (a joiner still in a ``JoinQueue``). A store, not
+    /// the exchange of ``markDisposed()``: no other disposer and no callback can race with it.
+    @inlinable
+    package func markDisposedUnshared() {
+        disposed.store(true)
+    }
+
     /// Whether the subscriber was disposed (acquiring: what its disposer did before is visible).
     @inlinable
     package var isDisposed: Bool {

@@ -9,5 +9,8 @@ _Thread_local void *tether_deferred_submission_watch_slot = 0;
 _Thread_local void *tether_read_tracker_slot = 0;
 _Thread_local void *tether_enabled_read_probe_slot = 0;
 
+// The thread's count of operators made (`tether_count_operator_made()`).
+_Thread_local unsigned long tether_operators_made = 0;
+
 // Its address is the thread's identity (`tether_thread_id()`); never written.
 _Thread_local _Alignas(8) char tether_thread_anchor = 0;

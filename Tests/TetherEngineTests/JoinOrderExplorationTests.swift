@@ -60,6 +60,31 @@ final class JoinOrderExplorationTests: XCTestCase {
         XCTAssertEqual(joined.removeAll().map(\.id), [1, 0])
         XCTAssertTrue(joined.entries.isEmpty)
     }
+
+    /// `remove(_:)` takes the newest joiner off the end (without `remove(at:)`) and an older one from the
+    /// middle: either way every joiner left keeps its own join index, and the count goes on.
+    func testRemovingTheNewestOrAnOlderJoinerKeepsEachOtherJoinersIndex() {
+        let subscribers = (0..<4).map { JoinModel.Subscriber(id: $0) }
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        for subscriber in subscribers { _ = queue.join(subscriber) }
+        XCTAssertTrue(queue.remove(subscribers[3]))
+        XCTAssertEqual(queue.pending.map(\.id), [0, 1, 2])
+        XCTAssertEqual(Array(queue.pendingJoins), [1, 2, 3])
+        XCTAssertTrue(queue.remove(subscribers[1]))
+        XCTAssertEqual(queue.pending.map(\.id), [0, 2])
+        XCTAssertEqual(Array(queue.pendingJoins), [1, 3])
+        XCTAssertFalse(queue.remove(subscribers[3]))
+        XCTAssertEqual(queue.join(subscribers[3]), 5)
+        XCTAssertTrue(queue.remove(subscribers[3]))
+        XCTAssertTrue(queue.remove(subscribers[2]))
+        XCTAssertEqual(queue.pending.map(\.id), [0])
+        XCTAssertEqual(Array(queue.pendingJoins), [1])
+        var joined = JoinedSubscribers<JoinModel.Subscriber>()
+        joined.takeIn(&queue)
+        XCTAssertEqual(joined.entries.map(\.id), [0])
+        XCTAssertTrue(joined.receives(at: 0, stamped: 1))
+        XCTAssertTrue(joined.allJoined(before: 1))
+    }
 }
 
 /// The model: what each step of the sources does with the join order, and what each subscriber received.

@@ -188,19 +188,18 @@ final class DeepChainLink<Value> {
     deinit { DeepChainTrampoline.releaseLater(storage.take() as Any) }
 }
 
-/// How many operators were made: every 64th links its upstream (see `Signal.linkedForDeepChains`).
-@usableFromInline let deepChainLinksMade = RelaxedCounter()
-
 extension Signal {
     /// This signal, or — for one operator in 64 — a signal that holds it through a ``DeepChainLink``.
     ///
     /// An operator holds its upstream signal, so a chain of a hundred thousand operators is freed by
     /// nested releases, one per operator, which overflows the stack. Linking every operator would cost
-    /// each one an allocation; linking one in 64 (counted across the process, so any long chain gets
-    /// links) bounds the nesting to a few hundred releases at the cost of a relaxed atomic increment.
+    /// each one an allocation; linking one in 64 of those a thread makes (counted per thread, so a long
+    /// chain built on one thread gets a link at least every 64 operators) bounds the nesting to a few hundred
+    /// releases at the cost of a thread-local increment (`tether_count_operator_made()`: no atomic
+    /// read-modify-write, which cost W3 — an operator made per subscription — a locked `xadd` per cycle).
     @inlinable
     package var linkedForDeepChains: Signal {
-        if _slowPath(deepChainLinksMade.add(1) & 63 == 1) {
+        if _slowPath(tether_count_operator_made() & 63 == 1) {
             return linked()
         }
         return self

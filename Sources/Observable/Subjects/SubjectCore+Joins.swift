@@ -122,18 +122,20 @@ extension SubjectCore {
         return true
     }
 
-    /// Joins a plain subject under the lock (see "Joins" in the type's notes): returns `false` when the
-    /// subject already performed its terminal event or shutdown, and the entry joins through the gate.
+    /// Joins a plain subject: under the lock (see "Joins" in the type's notes), or through the gate when
+    /// the subject already performed its terminal event or shutdown. Consuming: the caller's reference moves
+    /// into the join queue (one retain and one release less per subscription).
     @inlinable
-    func joinInPlace(_ entry: SubjectEntry<Value, Failure>) -> Bool {
+    func joinPlain(_ entry: consuming SubjectEntry<Value, Failure>) {
         lock.lock()
-        guard let index = joinQueue.join(entry) else {
+        if joinQueue.isClosed {
             lock.unlock()
-            return false
+            joinThroughGate(entry)
+            return
         }
-        joins.publish(index)
+        // Open (checked above): `join` returns the entry's join index.
+        joins.publish(joinQueue.join(entry).unsafelyUnwrapped)
         lock.unlock()
-        return true
     }
 
     /// Called by the owner: takes the subscribers that joined meanwhile in; with `close`, later
@@ -146,11 +148,13 @@ extension SubjectCore {
         lock.unlock()
     }
 
-    /// Takes `entry` out of the join queue if the owner has not taken it in yet; returns whether it did.
+    /// Takes `entry` out of the join queue if the owner has not taken it in yet, and marks it disposed there;
+    /// returns whether it did (a plain subject's removal, see ``remove(_:)``).
     @inlinable
     func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         lock.lock()
         let removed = removePendingLocked(entry)
+        if removed { entry.flags.markDisposedUnshared() }
         lock.unlock()
         return removed
     }

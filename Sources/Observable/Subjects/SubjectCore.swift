@@ -224,8 +224,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
             lifetime.add { entry.remove() }
             if self.isOrdered {
                 self.joinReplaying(entry)
-            } else if !self.joinInPlace(entry) {
-                self.joinThroughGate(entry)
+            } else {
+                // The entry's last use here: its reference moves into the join queue.
+                self.joinPlain(entry)
             }
         })
     }
@@ -249,10 +250,13 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// another thread has returned — and waits for nothing else.
     @inlinable
     func remove(_ entry: SubjectEntry<Value, Failure>) {
-        if entry.flags.markDisposed() { return }
         // Not taken in by the owner yet: it was never called, and never will be (the owner takes entries
-        // in under the lock); no callback to wait for.
-        if joinsInPlace ? removePending(entry) : removeJoining(entry) { return }
+        // in under the lock); no callback to wait for. A plain subject's entry still in the join queue is
+        // taken out and marked under the lock, where nobody else can reach it (no exchange on its flag:
+        // this closure of its lifetime runs once, and the owner ends only entries it took in).
+        if joinsInPlace && removePending(entry) { return }
+        if entry.flags.markDisposed() { return }
+        if !joinsInPlace && removeJoining(entry) { return }
         waitForCallback(entry.id, flags: entry.flags)
         removeThroughGate(entry)
     }

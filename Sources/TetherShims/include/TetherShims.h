@@ -68,6 +68,14 @@ TETHER_THREAD_SLOT(read_tracker)
 /// The innermost `EnabledReadProbe.Probe` (Bridges), unretained.
 TETHER_THREAD_SLOT(enabled_read_probe)
 
+/// How many operators the thread has made (`Signal.linkedForDeepChains`: every 64th links its upstream).
+/// A plain thread-local count: no atomic read-modify-write per operator, and nothing to synchronize.
+extern _Thread_local unsigned long tether_operators_made;
+/// Counts one operator more on the calling thread; returns the new count.
+static inline __attribute__((always_inline)) unsigned long tether_count_operator_made(void) {
+    return ++tether_operators_made;
+}
+
 // The calling thread's identity (`currentThreadID`): the address of a thread-local of its own, unique among
 // the running threads as `pthread_self()` is, and read without a call — one or two instructions from the
 // thread pointer where `pthread_self()` is a call into libc (the gates ask it on every send, a flattening

@@ -1,3 +1,4 @@
+import Foundation
 import Observable
 import TetherTestSupport
 import XCTest
@@ -49,6 +50,28 @@ final class DeepChainTests: XCTestCase {
         XCTAssertFalse(subscription.isDisposed)
         subject.sendCompleted()
         XCTAssertTrue(subscription.isDisposed, "the subject's completion ends the subscription past every boundary")
+    }
+
+    /// Operators are counted per thread for the deep-chain links: a chain built, subscribed and released on a
+    /// thread of its own (with the main thread's 8 MB of stack) is linked as one built on the main thread, so
+    /// releasing it does not nest a release per stage.
+    func testAHundredThousandMapsBuiltAndReleasedOnAnotherThreadDeliverAndAreFreed() {
+        let received = Locked<[Int]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let subject = Subject<Int, Never>()
+            var chain = subject.signal
+            for _ in 0..<Self.chainLength { chain = chain.map { $0 + 1 } }
+            let subscription = chain.subscribe(next: { value in received.mutate { $0.append(value) } })
+            subject.send(1)
+            subscription.dispose()
+            subject.send(2)
+            finished.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        waitOrFail(finished, within: 120, "the chain's thread")
+        XCTAssertEqual(received.value, [1 + Self.chainLength])
     }
 
     func testAValuesOnlySubscriptionThroughAHundredThousandMapsOfAColdSourceGetsEveryValueThenEnds() {

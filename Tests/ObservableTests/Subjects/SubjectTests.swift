@@ -53,6 +53,49 @@ final class SubjectTests: ResourceCheckedTestCase {
         XCTAssertTrue(subscription.isDisposed)
     }
 
+    /// Subscriptions disposed before the subject delivered anything leave its join queue (the newest off the
+    /// end, an older one from the middle) and are marked there: they receive nothing, a second dispose is
+    /// harmless, and the others receive every value in join order.
+    func testSubscribersDisposedBeforeAnySendReceiveNothingAndTheOthersEverything() {
+        let subject = Subject<Int, Never>()
+        let order = Locked<[String]>([])
+        var subscriptions: [any Disposable] = []
+        for name in ["a", "b", "c", "d"] {
+            let named = subject.map { "\(name)\($0)" }
+            subscriptions.append(named.subscribe(next: { text in order.mutate { $0.append(text) } }))
+        }
+        subscriptions[3].dispose()
+        subscriptions[1].dispose()
+        subscriptions[1].dispose()
+        XCTAssertTrue(subscriptions[1].isDisposed)
+        subject.send(1)
+        let late = subject.subscribe(next: { value in order.mutate { $0.append("e\(value)") } })
+        subscriptions[2].dispose()
+        subject.send(2)
+        late.dispose()
+        subject.send(3)
+        XCTAssertEqual(order.value, ["a1", "c1", "a2", "e2", "a3"])
+        subscriptions[0].dispose()
+    }
+
+    /// A subscription disposed while another thread sends, and so while the owner may be taking the join
+    /// queue in: after `dispose()` returns it receives nothing, whether it was still waiting in the queue or
+    /// already taken in.
+    func testSubscriptionsDisposedWhileAnotherThreadSendsReceiveNothingAfterDisposeReturns() {
+        let subject = Subject<Int, Never>()
+        let flood = Flood(total: 2_000_000) { subject.send($0) }
+        for _ in 0..<2_000 {
+            let disposed = Flag()
+            let lateCalls = Counter()
+            let subscription = subject.subscribe(next: { _ in if disposed.isRaised { lateCalls.increment() } })
+            subscription.dispose()
+            disposed.raise()
+            XCTAssertEqual(lateCalls.value, 0)
+        }
+        XCTAssertGreaterThan(flood.sent, 0)
+        XCTAssertTrue(flood.waitUntilFinished(within: 120), "the flood's end")
+    }
+
     func testDisposeFromInsideOwnCallbackStopsLaterEventsOfSameSend() {
         let subject = Subject<Int, Never>()
         let log = EventLog<Int, Never>()
