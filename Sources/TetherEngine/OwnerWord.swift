@@ -37,32 +37,47 @@ package struct OwnerWord: ~Copyable, Sendable {
     @inlinable
     package init() {}
 
+    /// The word, acquiring: a caller that reads it free sees everything the last owner did before its
+    /// release.
+    @inlinable
+    var stateAcquiring: UInt {
+        word.load(ordering: .acquiring)
+    }
+
+    /// The word, relaxed: exact for the owner about itself (only the owner stores its own ID, and only the
+    /// owner releases the word), and for a caller whose lock orders every acquire and release of the word; a
+    /// parking condition (checked under the bucket's mutex, which the waker takes too).
+    @inlinable
+    var stateRelaxed: UInt {
+        word.load(ordering: .relaxed)
+    }
+
     /// The owner's thread ID (the waiters bit masked off), or 0 when the word is free. Acquiring: a caller
     /// that reads 0 sees everything the last owner did before its release.
     @inlinable
     package var owner: UInt {
-        word.load(ordering: .acquiring) & ~1
+        stateAcquiring & ~1
     }
 
     /// Whether `me`, the calling thread's ``currentThreadID``, owns the word. A relaxed load is exact here:
     /// only the owner stores its own ID, and only the owner releases the word.
     @inlinable
     package borrowing func isOwned(by me: UInt) -> Bool {
-        word.load(ordering: .relaxed) & ~1 == me
+        stateRelaxed & ~1 == me
     }
 
     /// Whether some thread owns the word. Acquiring: a caller that reads `false` sees everything the last
     /// owner did before its release.
     @inlinable
     package var isOwned: Bool {
-        word.load(ordering: .acquiring) != 0
+        stateAcquiring != 0
     }
 
     /// ``isOwned`` with a relaxed load, for a caller that holds a lock under which every acquire and
     /// release of the word happens: the lock orders what it reads.
     @inlinable
     package var isOwnedRelaxed: Bool {
-        word.load(ordering: .relaxed) != 0
+        stateRelaxed != 0
     }
 
     /// Takes the word for `me` (a ``currentThreadID``) if it is free; never waits. `markingWaiters`: take
@@ -108,10 +123,10 @@ package struct OwnerWord: ~Copyable, Sendable {
     @usableFromInline
     package borrowing func waitUntilReleased(parkingAt address: UInt, spinning spins: Int) -> Bool {
         for _ in 0..<spins {
-            if word.load(ordering: .acquiring) == 0 { return false }
+            if stateAcquiring == 0 { return false }
         }
         while true {
-            let current = word.load(ordering: .acquiring)
+            let current = stateAcquiring
             if current == 0 { return false }
             if current & 1 == 0,
                 !word.compareExchange(expected: current, desired: current | 1, ordering: .acquiringAndReleasing)
@@ -124,52 +139,10 @@ package struct OwnerWord: ~Copyable, Sendable {
             // meanwhile, the check below fails and the loop looks again.
             var parked = false
             ParkingLot.park(on: address) {
-                parked = word.load(ordering: .relaxed) & 1 != 0
+                parked = stateRelaxed & 1 != 0
                 return parked
             }
             if parked { return true }
         }
-    }
-
-    /// Waits until `owner` (the owner the caller read: not 0, not the calling thread) no longer owns the
-    /// word, parked on `address`, for a waker that releases with ``wakeAll(parkedAt:)``. The wait is
-    /// registered in ``WaitGraph`` as *breakable*: it is not started if it would close a cycle of waits
-    /// (`owner` waiting, directly or not, for this thread), and it ends early when a firm wait breaks it
-    /// (the graph then wakes `address`).
-    ///
-    /// A waiter parks only while the word is exactly `owner` with the waiters bit set, so a release — even
-    /// followed at once by the same owner taking the word again unmarked — never leaves it parked: it wakes,
-    /// or it sees the change, marks the word again and parks again.
-    ///
-    /// - Returns: `true` when `owner` released the word; `false` when the wait was not started or was
-    ///   broken (the owner may still hold it).
-    @usableFromInline
-    @discardableResult
-    package borrowing func waitUntilReleased(by owner: UInt, parkingAt address: UInt) -> Bool {
-        // Mark the word before registering the wait: an owner that releases meanwhile is not waited for.
-        guard markWaiting(for: owner) else { return true }
-        guard let wait = WaitGraph.shared.begin(waitingFor: owner, breakable: true, parkingAddress: address)
-        else { return false }
-        defer { WaitGraph.shared.end(wait) }
-        while !wait.isBroken {
-            guard markWaiting(for: owner) else { return true }
-            ParkingLot.park(on: address) {
-                word.load(ordering: .relaxed) == owner | 1 && !wait.isBroken
-            }
-        }
-        return false
-    }
-
-    /// Sets the waiters bit if `owner` still owns the word; returns whether it does (the word is then
-    /// `owner` with the bit set, until `owner` releases it).
-    borrowing func markWaiting(for owner: UInt) -> Bool {
-        var current = word.load(ordering: .acquiring)
-        while current == owner {
-            let (exchanged, original) = word.compareExchange(
-                expected: current, desired: current | 1, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
-            current = original
-        }
-        return current == owner | 1
     }
 }

@@ -7,8 +7,8 @@ import XCTest
 
 /// `OwnerWord`, the owner-and-waiters word of `MutableProperty.modify`:
 /// one owner at a time; a waiter parks only after marking the word, and the release tells the owner to wake
-/// it; a wake-one is handed on through the mark of the waiter it woke; a breakable wait returns early when
-/// `WaitGraph` breaks it or would not start it. Driven through scripted and explored interleavings (no
+/// it; a wake-one is handed on through the mark of the waiter it woke. (The breakable wait for a given holder
+/// is `HeldFlag`'s: HeldFlagInterleavingTests.) Driven through scripted and explored interleavings (no
 /// sleeping: the harness learns of parks and wake-ups from `ParkingLot`), and one free-running race under a
 /// watchdog.
 final class OwnerWordTests: XCTestCase {
@@ -258,129 +258,6 @@ final class OwnerWordTests: XCTestCase {
         }
         print("OwnerWordTests (three contenders): \(schedules) schedules")
         XCTAssertGreaterThan(schedules, 6, "contenders parked in some schedules and not in others")
-    }
-
-    // MARK: Waiting for a given owner (wake-all, breakable)
-
-    func testAReleaseWakesEveryWaiterOfTheOwner() {
-        let holder = Holder()
-        let threads = Threads()
-        let results = Locked<[Bool]>([])
-        let run = Interleaving()
-        let owner = run.spawn("owner") {
-            holder.take()
-            Interleaving.point("owning")
-            holder.giveUp(wakingAll: true)
-        }
-        let waiters = (0..<2).map { index in
-            run.spawn("waiter \(index)") {
-                let released = holder.word.waitUntilReleased(by: threads[0], parkingAt: holder.address)
-                results.mutate { $0.append(released) }
-            }
-        }
-        threads.ids = [run.threadID(of: owner)]
-        XCTAssertEqual(run.step(owner), .ready("owning"))
-        for waiter in waiters { XCTAssertEqual(run.step(waiter), .parked(holder.address)) }
-        XCTAssertEqual(run.step(owner), .finished)
-        for waiter in waiters { XCTAssertEqual(run.state(of: waiter), .woken, "a release wakes every waiter") }
-        XCTAssertTrue(run.finish())
-        XCTAssertEqual(results.value, [true, true], "both saw the owner release")
-    }
-
-    func testAWaitForAnOwnerThatHasReleasedReturnsAtOnce() {
-        let holder = Holder()
-        let owner = UInt(1) << 40
-        let other = UInt(1) << 41
-        XCTAssertTrue(holder.word.waitUntilReleased(by: owner, parkingAt: holder.address), "free")
-        XCTAssertTrue(holder.word.tryAcquire(by: other))
-        XCTAssertTrue(holder.word.waitUntilReleased(by: owner, parkingAt: holder.address), "owned by another")
-        XCTAssertFalse(holder.word.release(), "a wait for another owner does not mark the word")
-    }
-
-    func testABrokenWaitReturnsWithoutTheRelease() {
-        let holder = Holder()
-        let graph = WaitGraph.shared
-        let threads = Threads()
-        let result = Locked<Bool?>(nil)
-        let run = Interleaving()
-        let owner = run.spawn("owner") {
-            holder.take()
-            Interleaving.point("owning")
-            // A firm wait for the waiter closes the cycle owner → waiter → owner: it breaks the waiter's
-            // breakable wait and wakes it.
-            let wait = graph.begin(waitingFor: threads[1], breakable: false, parkingAddress: UInt(1) << 42)
-            Interleaving.point("waiting for the waiter")
-            if let wait { graph.end(wait) }
-            holder.giveUp()
-        }
-        let waiter = run.spawn("waiter") {
-            result.value = holder.word.waitUntilReleased(by: threads[0], parkingAt: holder.address)
-        }
-        threads.ids = [run.threadID(of: owner), run.threadID(of: waiter)]
-        XCTAssertEqual(run.step(owner), .ready("owning"))
-        XCTAssertEqual(run.step(waiter), .parked(holder.address))
-        XCTAssertEqual(run.step(owner), .ready("waiting for the waiter"))
-        XCTAssertEqual(run.state(of: waiter), .woken, "breaking the wait wakes the waiter")
-        XCTAssertEqual(run.step(waiter), .finished)
-        XCTAssertEqual(result.value, false, "broken: it returns without the release")
-        XCTAssertEqual(holder.word.owner, threads[0], "the owner still owns the word")
-        XCTAssertTrue(run.finish())
-        XCTAssertFalse(holder.word.isOwned)
-    }
-
-    func testAWaitThatWouldCloseACycleReturnsAtOnce() {
-        let holder = Holder()
-        let graph = WaitGraph.shared
-        let threads = Threads()
-        let result = Locked<Bool?>(nil)
-        let run = Interleaving()
-        let owner = run.spawn("owner") {
-            holder.take()
-            let wait = graph.begin(waitingFor: threads[1], breakable: false, parkingAddress: UInt(1) << 42)
-            Interleaving.point("waiting for the waiter")
-            if let wait { graph.end(wait) }
-            holder.giveUp()
-        }
-        let waiter = run.spawn("waiter") {
-            result.value = holder.word.waitUntilReleased(by: threads[0], parkingAt: holder.address)
-        }
-        threads.ids = [run.threadID(of: owner), run.threadID(of: waiter)]
-        XCTAssertEqual(run.step(owner), .ready("waiting for the waiter"))
-        XCTAssertEqual(run.step(waiter), .finished, "the owner waits for the waiter: waiting for it would deadlock")
-        XCTAssertEqual(run.parks(of: waiter), 0)
-        XCTAssertEqual(result.value, false)
-        XCTAssertTrue(run.finish())
-        XCTAssertFalse(holder.word.isOwned)
-    }
-
-    func testAWaiterParkedThroughTheOwnerTakingTheWordAgainIsWokenByItsNextRelease() {
-        let holder = Holder()
-        let threads = Threads()
-        let reports = Locked<[Bool]>([])
-        let result = Locked<Bool?>(nil)
-        let run = Interleaving()
-        let owner = run.spawn("owner") {
-            holder.take()
-            Interleaving.point("owning")
-            reports.mutate { $0.append(holder.giveUp(wakingAll: true)) }
-            holder.take()
-            Interleaving.point("owning again")
-            reports.mutate { $0.append(holder.giveUp(wakingAll: true)) }
-        }
-        let waiter = run.spawn("waiter") {
-            result.value = holder.word.waitUntilReleased(by: threads[0], parkingAt: holder.address)
-        }
-        threads.ids = [run.threadID(of: owner)]
-        XCTAssertEqual(run.step(owner), .ready("owning"))
-        XCTAssertEqual(run.step(waiter), .parked(holder.address))
-        XCTAssertEqual(run.step(owner), .ready("owning again"), "released, woke the waiter and took the word again")
-        XCTAssertEqual(run.state(of: waiter), .woken)
-        XCTAssertEqual(run.step(waiter), .parked(holder.address), "owned again: it marks the word and parks again")
-        XCTAssertEqual(run.step(owner), .finished)
-        XCTAssertEqual(reports.value, [true, true], "marked again: the next release reports it")
-        XCTAssertEqual(run.state(of: waiter), .woken)
-        XCTAssertEqual(run.step(waiter), .finished)
-        XCTAssertEqual(result.value, true)
     }
 
     // MARK: Free-running
