@@ -77,27 +77,27 @@ open class SerialGate<Op>: @unchecked Sendable {
     // touched only by the owner (ownership is handed over through `word` with acquire/release).
 
     /// Bit 0: work is queued in `remote`; the other bits: the owner's thread ID (0: idle).
-    @usableFromInline package final let word = GateWord()
+    @usableFromInline final let word = GateWord()
     /// The disposal fence (guarantee 2): which subscription's callback the owner runs, who waits for it.
-    @usableFromInline package final let rendezvous = CallbackRendezvous()
+    @usableFromInline final let rendezvous = CallbackRendezvous()
     /// `remote.count`, readable without the lock (by parked senders' checks, which only decide whether to
     /// keep waiting: a hint).
-    @usableFromInline package final let backlog = RelaxedCounter()
+    @usableFromInline final let backlog = RelaxedCounter()
     /// How many operations wait in the backlog now (a snapshot, for tests of the bound).
     package final var queuedCount: Int { backlog.value }
-    @usableFromInline package final let lock = Lock()
+    @usableFromInline final let lock = Lock()
     @usableFromInline final let resourceToken = ResourceToken()  // LiveResources (leak checks)
-    @usableFromInline @exclusivity(unchecked) package final var remote: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) final var remote: ContiguousArray<Op> = []
     /// Bookkeeping queued by other threads (removals): outside the bound, performed before `remote`.
-    @usableFromInline @exclusivity(unchecked) package final var urgent: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package final var parkedSenders = 0
+    @usableFromInline @exclusivity(unchecked) final var urgent: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) final var parkedSenders = 0
     /// The size of the last batch an owner took (0 before the first), under `lock`: with 1, a bound on how
     /// many operations the owner still performs before what is queued now.
-    @usableFromInline @exclusivity(unchecked) package final var inFlight = 0
-    @usableFromInline @exclusivity(unchecked) package final var batch: ContiguousArray<Op> = []
-    @usableFromInline @exclusivity(unchecked) package final var urgentBatch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) final var inFlight = 0
+    @usableFromInline @exclusivity(unchecked) final var batch: ContiguousArray<Op> = []
+    @usableFromInline @exclusivity(unchecked) final var urgentBatch: ContiguousArray<Op> = []
     /// The owner's reentrant submissions, performed after the current operation.
-    @usableFromInline @exclusivity(unchecked) package final var local = ReentrantQueue<Op>()
+    @usableFromInline @exclusivity(unchecked) final var local = ReentrantQueue<Op>()
 
     /// How many operations may wait in the shared queue before a sender outside the gate waits.
     @inlinable
@@ -126,6 +126,35 @@ open class SerialGate<Op>: @unchecked Sendable {
     package final var isOwnedByCurrentThread: Bool {
         word.isOwned(by: currentThreadID)
     }
+
+    // MARK: The lock a source's state shares
+
+    /// Runs `body` under the gate's lock — the lock that also guards the state of the source built on the
+    /// gate (a subject's join queue and replay, a property's value and its join queue), so that a source's
+    /// transition and its place in the gate's order are taken together. `body` must not run user code,
+    /// submit to this gate or wait.
+    ///
+    /// The gate's fields are the engine's own: a source reaches its queues and its lock only through this
+    /// method and the submitting ones (``submitEventInOrder(_:perform:)`` and its family).
+    @inlinable
+    package final func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        try lock.withLock(body)
+    }
+
+    /// ``withLock(_:)`` for a body that takes `value` over — a reference moved into a queue under the lock
+    /// without the retain a captured one would cost.
+    @inlinable
+    package final func withLock<Value, R>(moving value: consuming Value, _ body: (consuming Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(value)
+    }
+
+    /// How many reentrant submissions wait behind the current operation (for debugging reports).
+    package final var reentrantQueueCount: Int { local.count }
+
+    /// The latest reentrant submission still queued, if any (for debugging reports).
+    package final var lastReentrantSubmission: Op? { local.last }
 
     // MARK: Queueing (the machinery under the submitting methods)
 

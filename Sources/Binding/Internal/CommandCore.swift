@@ -47,8 +47,8 @@ enum CommandStep<Output, Failure: Error> {
 /// first — waiting for it could deadlock, and handing it the side effect would make it run everyone's
 /// work).
 final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
-    // Safety: the state vars are only accessed under `gate.lock`; the subjects are thread-safe and only
-    // sent to by the gate's owner, one step at a time.
+    // Safety: the state vars are only accessed under the gate's lock (`gate.withLock`); the subjects are
+    // thread-safe and only sent to by the gate's owner, one step at a time.
     let executing = BehaviorSubject<Bool, Never>(value: false)
     let enabled = BehaviorSubject<Bool, Never>(value: true)
     let executionSignals = Subject<Signal<Output, Never>, Never>()
@@ -72,9 +72,9 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         concurrent = allowsConcurrentExecution
     }
 
-    var isExecuting: Bool { gate.lock.withLock { !active.isEmpty } }
-    var isEnabled: Bool { gate.lock.withLock { admissibleLocked } }
-    var allowsConcurrentExecution: Bool { gate.lock.withLock { concurrent } }
+    var isExecuting: Bool { gate.withLock { !active.isEmpty } }
+    var isEnabled: Bool { gate.withLock { admissibleLocked } }
+    var allowsConcurrentExecution: Bool { gate.withLock { concurrent } }
 
     /// Whether another execution may be admitted now.
     private var admissibleLocked: Bool {
@@ -149,7 +149,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Admits an execution if the command is enabled; the caller then calls its closure and `begin`.
     func admit() -> CommandAdmission? {
-        gate.lock.withLock {
+        gate.withLock {
             guard admissibleLocked else { return nil }
             admitted += 1
             return CommandAdmission(cancellations: cancellations)
@@ -209,7 +209,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Subscribes to an execution's work, unless it was cancelled meanwhile.
     private func run(_ id: UInt64, work: Signal<Output, Failure>, replay: ReplaySubject<Output, Failure>) {
-        guard gate.lock.withLock({ active[id] != nil }) else { return }  // cancelled before its work started
+        guard gate.withLock({ active[id] != nil }) else { return }  // cancelled before its work started
         let subscription = work.subscribeEvents { [self] event in
             guard event.isTerminal else {
                 replay.send(event: event)
@@ -219,7 +219,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
             // outputs this queues are delivered after them.
             end(id, failure: event.error) { replay.send(event: event) }
         }
-        let attached = gate.lock.withLock {
+        let attached = gate.withLock {
             guard active[id] != nil else { return false }
             active[id]?.subscription = subscription
             return true

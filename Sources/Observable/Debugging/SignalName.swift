@@ -93,6 +93,5 @@ extension Signal {
 }
 
 extension SerialGate: ReentrancyProbe {
-    var reentrantQueueCount: Int { local.count }
-    var lastReentrantSend: String { local.last.map(describeSubmission) ?? "?" }
+    var lastReentrantSend: String { lastReentrantSubmission.map(describeSubmission) ?? "?" }
 }

@@ -25,7 +25,7 @@ import TetherEngine
 final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Value>.Operation>,
     @unchecked Sendable
 {
-    // Safety: `value`, `finished`, `joinQueue` and the entries' `catchUp` are guarded by `lock`; `joined` is
+    // Safety: `value`, `finished`, `joinQueue` and the entries' `catchUp` are guarded by the gate's lock; `joined` is
     // touched only by the gate's owner.
     @usableFromInline enum Operation {
         /// A new value, and the joins it comes after (the join queue's count when it was set).
@@ -43,15 +43,15 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// Touched only by the gate's owner.
     @usableFromInline @exclusivity(unchecked) var joined = JoinedSubscribers<MutablePropertyEntry<Value>>()
     /// Subscribers that joined and that the owner has not taken in yet (the engine's ``JoinQueue``); a set is
-    /// stamped with its count. Guarded by `lock`.
+    /// stamped with its count. Guarded by the gate's lock.
     @usableFromInline @exclusivity(unchecked) var joinQueue = JoinQueue<MutablePropertyEntry<Value>>()
-    /// How many subscribers are catching up (see ``JoinCatchUp``); changed under `lock`. While it is 0 the
+    /// How many subscribers are catching up (see ``JoinCatchUp``); changed under the gate's lock. While it is 0 the
     /// owner calls every entry without looking for a catch-up. Decremented (releasing) after the joiner's
     /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
     /// callback.
     @usableFromInline let catchUps = CatchUpCount()
-    /// The thread running a `modify` closure, or none: other writers wait while it is set, parked on
-    /// ``writersAddress``, and the `modify` that releases it wakes one of them (see ``waitForModify()``).
+    /// The thread running a `modify` closure, or none: the engine's writer (`SerialGate+Writers`). Other
+    /// writers wait, parked, while it is held; the `modify` that releases it wakes one of them.
     @usableFromInline let modifier = OwnerWord()
 
     @usableFromInline
@@ -59,10 +59,6 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         self.value = value
         super.init()
     }
-
-    /// Where writers waiting for a `modify` to finish park.
-    @inlinable
-    var writersAddress: UInt { parkingAddress(of: self) &+ 2 }
 
     @inlinable
     func checkNotModifying(_ me: UInt) {
@@ -76,10 +72,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @inlinable
     func get() -> Value {
         checkNotModifying(currentThreadID)
-        lock.lock()
-        let current = value
-        lock.unlock()
-        return current
+        return withLock { value }
     }
 
     @inlinable
@@ -89,11 +82,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         var oldValue: Value?
         var modifying = false
         repeat {
-            if modifier.isOwned, waitForModify() {
-                // Woken by the `modify` that ended, which wakes one writer: a set does not take the
-                // modifier's place, so it passes the wake on to the next writer parked behind it.
-                modifier.wakeOne(parkedAt: writersAddress)
-            }
+            waitForWriter(modifier)
             // The closures reach `self` through an unretained reference: capturing `self` would make every
             // set retain and release the storage (two atomic operations on a line all writers share).
             let storage = Unmanaged.passUnretained(self)
@@ -116,33 +105,10 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @inlinable
     func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
-        let me = currentThreadID
-        checkNotModifying(me)
-        // A writer that parked takes the modifier with the waiters bit set: other writers may still be
-        // parked behind it, and its own end must wake the next one.
-        var woken = false
-        lock.lock()
-        while true {
-            // Room in the backlog is waited for here, before taking the modifier: the store at the end
-            // must not wait for it while holding the modifier, since the thread that makes room (the
-            // gate's owner) may be waiting for the modifier itself — a set from inside an observer.
-            if woken && remote.count >= Self.backlogLimit {
-                // This thread holds the wake of the `modify` that ended (wake-one: the other writers stay
-                // parked behind it) and is about to park for room. It passes the wake on first: the writer
-                // behind it may be the gate's owner, inside an observer's set — the one thread that makes
-                // room (issue 42, bug 1). If it takes the modifier later, a woken writer that finds it
-                // taken marks the waiters bit again before parking.
-                woken = false
-                modifier.wakeOne(parkedAt: writersAddress)
-            }
-            waitForRoomInOrder { self.perform($0) }
-            if modifier.tryAcquire(by: me, markingWaiters: woken) { break }
-            lock.unlock()
-            if waitForModify() { woken = true }
-            lock.lock()
-        }
-        var copy = value
-        lock.unlock()
+        checkNotModifying(currentThreadID)
+        // The engine's writer exclusion (`SerialGate+Writers`): waits for room in the backlog and for any
+        // other `modify`, then reads the value under the lock.
+        var copy = acquireWriter(modifier, perform: { self.perform($0) }, whileLocked: { value })
         defer {
             var oldValue: Value?
             // Without waiting: see above (at most one operation per `modify` goes past the bound).
@@ -150,9 +116,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 oldValue = value
                 value = copy
                 // Wake the next writer now, not after this thread's delivery (which may take a while).
-                if modifier.release() {
-                    modifier.wakeOne(parkedAt: writersAddress)
-                }
+                releaseWriter(modifier)
                 return .set(copy, seen: joinQueue.count)
             } perform: {
                 self.perform($0)
@@ -160,18 +124,6 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
             withExtendedLifetime(oldValue) {}
         }
         return try action(&copy)
-    }
-
-    /// Waits until no `modify` is in progress: a short bounded retry (a `modify` closure is usually a few
-    /// instructions long), then parks. Returns whether it parked — and was woken, as the one writer that the
-    /// ending `modify` wakes, so it must take the modifier with the waiters bit set or pass the wake on.
-    ///
-    /// One writer is woken per `modify` that ends, not all of them: with more writers than cores, waking
-    /// every parked writer at each step makes them fight for the processor and turns each step into
-    /// several context switches (a convoy).
-    @usableFromInline
-    func waitForModify() -> Bool {
-        modifier.waitUntilReleased(parkingAt: writersAddress, spinning: 16)
     }
 
     @inlinable
@@ -231,15 +183,13 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// and from now on calls it directly.
     @usableFromInline
     func flush(_ entry: MutablePropertyEntry<Value>) {
-        lock.lock()
-        guard let catchUp = entry.catchUp else {
-            lock.unlock()
-            return
+        let taken = withLock { () -> (backlog: [Event<Value, Never>], ends: Bool)? in
+            guard let catchUp = entry.catchUp else { return nil }
+            entry.catchUp = nil
+            catchUps.end()
+            return catchUp.takeOver()
         }
-        let taken = catchUp.takeOver()
-        entry.catchUp = nil
-        catchUps.end()
-        lock.unlock()
+        guard let taken else { return }
         let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
         exitCallback()
         if ended { entry.lifetime.dispose() }
@@ -249,22 +199,17 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @inlinable
     func handOver(_ event: Event<Value, Never>, to entry: MutablePropertyEntry<Value>) -> Bool {
         if catchUps.isZero { return false }
-        lock.lock()
-        guard let catchUp = entry.catchUp else {
-            lock.unlock()
-            return false
+        return withLock {
+            guard let catchUp = entry.catchUp else { return false }
+            catchUp.handOver(event)
+            return true
         }
-        catchUp.handOver(event)
-        lock.unlock()
-        return true
     }
 
     /// Called by the owner: takes the subscribers that joined meanwhile in.
     @usableFromInline
     func takeJoins() {
-        lock.lock()
-        joined.takeIn(&joinQueue)
-        lock.unlock()
+        withLock { joined.takeIn(&joinQueue) }
     }
 
     @inlinable
@@ -277,24 +222,24 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// waits for nobody.
     @usableFromInline
     func add(_ entry: MutablePropertyEntry<Value>) {
-        lock.lock()
-        let initial = value
-        if finished {
-            lock.unlock()
+        let catchUp = JoinCatchUp<Value, Never>()
+        let (initial, ended) = withLock {
+            if finished { return (value, true) }
+            entry.catchUp = catchUp
+            catchUps.begin()
+            // Never closed: after `finished`, a subscriber gets the last value and completion below.
+            _ = joinQueue.join(entry)
+            return (value, false)
+        }
+        if ended {
             // The property is gone: the initial value, then completion.
             entry.sink.send(.next(initial))
             entry.sink.send(.completed)
             entry.lifetime.dispose()
             return
         }
-        let catchUp = JoinCatchUp<Value, Never>()
-        entry.catchUp = catchUp
-        catchUps.begin()
-        // Never closed: after `finished`, a subscriber gets the last value and completion above.
-        _ = joinQueue.join(entry)
-        lock.unlock()
         catchUp.run(
-            initial: CollectionOfOne(.next(initial)), sink: entry.sink, lock: lock,
+            initial: CollectionOfOne(.next(initial)), sink: entry.sink, gate: self,
             isDisposed: { entry.flags.isDisposedRelaxed },
             giveToOwner: {
                 var queued = false
@@ -318,11 +263,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// A subscriber disposed (any thread): returns once no callback to it can be in progress.
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
-        lock.lock()
-        let catchUp = entry.catchUp
-        // Not taken in by the owner yet: the owner never calls it.
-        let wasPending = removePending(entry)
-        lock.unlock()
+        // Not taken in by the owner yet (`wasPending`): the owner never calls it.
+        let (catchUp, wasPending) = withLock { (entry.catchUp, removePending(entry)) }
         catchUp?.waitForJoiner()
         if wasPending { return }
         waitForCallback(entry.id, flags: entry.flags)
@@ -343,7 +285,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         joined.remove(entry)
     }
 
-    /// Takes `entry` out of the join queue (called under `lock`); returns whether it was there.
+    /// Takes `entry` out of the join queue (called under the gate's lock); returns whether it was there.
     @usableFromInline
     func removePending(_ entry: MutablePropertyEntry<Value>) -> Bool {
         joinQueue.remove(entry)

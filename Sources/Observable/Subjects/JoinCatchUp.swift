@@ -109,10 +109,10 @@ final class JoinCatchUp<Value, Failure: Error> {
     }
 
     /// Called by the joiner after it joined (outside the source's lock): delivers `initial`, then the
-    /// backlog, until it is empty; then, under `lock`, calls `unlink` (which must make the owner call the
-    /// subscriber from now on, and account for this catch-up's end), and returns. After delivering a
-    /// terminal event, or the backlog of a source that went away, it calls `end` (which ends the
-    /// subscription) and delivers nothing more; after finding the subscription disposed it delivers
+    /// backlog, until it is empty; then, under `gate`'s lock (the source's), calls `unlink` (which must make
+    /// the owner call the subscriber from now on, and account for this catch-up's end), and returns. After
+    /// delivering a terminal event, or the backlog of a source that went away, it calls `end` (which ends
+    /// the subscription) and delivers nothing more; after finding the subscription disposed it delivers
     /// nothing more.
     ///
     /// When it falls behind (see "Falling behind" in the type's notes) it calls `giveToOwner` outside the
@@ -121,46 +121,65 @@ final class JoinCatchUp<Value, Failure: Error> {
     ///
     /// `isDisposed` reads the subscription's disposed flag (at each callback boundary).
     @inlinable
-    func run(
-        initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, lock: borrowing Lock,
+    func run<Op>(
+        initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, gate: SerialGate<Op>,
         isDisposed: () -> Bool, giveToOwner: () -> Bool, unlink: () -> Void, end: () -> Void
     ) {
         var outcome = deliver(initial, sink: sink, isDisposed: isDisposed)
         while true {
-            var fellBehind = false
-            lock.lock()
-            if case .behind(let undelivered) = outcome {
-                backlog = undelivered + backlog
-                fellBehind = true
+            var step = gate.withLock { () -> Step in
+                if case .behind(let undelivered) = outcome {
+                    backlog = undelivered + backlog
+                    return .behind
+                }
+                // Behind: while delivering (above), or in what was handed over meanwhile.
+                if outcome == .caughtUp && backlog.count >= Self.backlogLimit { return .behind }
+                return takeBacklogLocked(&outcome, unlink: unlink)
             }
-            // Behind: while delivering, or in what was handed over meanwhile.
-            if fellBehind || (outcome == .caughtUp && backlog.count >= Self.backlogLimit) {
-                lock.unlock()
+            if case .behind = step {
                 if giveToOwner() {
                     outcome = .behind([])
                     break
                 }
                 // Nobody else delivers: go on (the next check counts only what is handed over from now).
-                lock.lock()
                 outcome = .caughtUp
+                step = gate.withLock { takeBacklogLocked(&outcome, unlink: unlink) }
             }
-            if outcome != .caughtUp || backlog.isEmpty {
-                if outcome == .caughtUp && endsAfterBacklog { outcome = .ended }
-                let rest = backlog
-                backlog = []
-                unlink()
-                lock.unlock()
-                withExtendedLifetime(rest) {}  // released outside the lock: a value's deinit is user code
-                break
-            }
-            let batch = backlog
-            backlog = []
-            handedOver.store(0)
-            lock.unlock()
+            // A finished run's rest is released here, outside the lock: a value's deinit is user code.
+            guard case .deliver(let batch) = step else { break }
             outcome = deliver(batch, sink: sink, isDisposed: isDisposed)
         }
         fence.leave(wakingAt: address)
         if outcome == .ended { end() }
+    }
+
+    /// What the joiner does next, decided under the source's lock by ``run(initial:sink:gate:isDisposed:giveToOwner:unlink:end:)``.
+    @usableFromInline
+    enum Step {
+        /// It fell behind: offer the backlog to the owner.
+        case behind
+        /// Deliver this batch, then look again.
+        case deliver([Event<Value, Failure>])
+        /// The catch-up is unlinked (the owner calls the subscriber from now on); `rest` is dropped.
+        case finished(rest: [Event<Value, Failure>])
+    }
+
+    /// Under the source's lock, after a run of deliveries ended with `outcome`: takes the next batch, or —
+    /// when the run is over or nothing is left — unlinks the catch-up (`outcome` becomes `.ended` when the
+    /// source went away after the backlog).
+    @inlinable
+    func takeBacklogLocked(_ outcome: inout Outcome, unlink: () -> Void) -> Step {
+        if outcome != .caughtUp || backlog.isEmpty {
+            if outcome == .caughtUp && endsAfterBacklog { outcome = .ended }
+            let rest = backlog
+            backlog = []
+            unlink()
+            return .finished(rest: rest)
+        }
+        let batch = backlog
+        backlog = []
+        handedOver.store(0)
+        return .deliver(batch)
     }
 
     /// How a run of ``deliver(_:sink:isDisposed:)`` ended.

@@ -18,20 +18,21 @@ extension SubjectCore {
     @usableFromInline
     func joinReplaying(_ entry: SubjectEntry<Value, Failure>) {
         let catchUp = JoinCatchUp<Value, Failure>()
-        lock.lock()
-        let replay = buffer[bufferStart...]
-        let terminal = submittedTerminal
-        let ended = terminal != nil || shutdownSubmitted
-        catchingUp.append((ObjectIdentifier(entry), catchUp))
-        catchUps.begin()
-        // After the end was submitted nothing will be delivered but the replay and the terminal event, if
-        // any: no place to take (the queue closes when the owner performs that end).
-        if !ended, let index = joinQueue.join(entry) {
-            joins.publish(index)
-        } else {
-            catchUp.handOverEnd()
+        let (replay, terminal) = withLock {
+            let replay = buffer[bufferStart...]
+            let terminal = submittedTerminal
+            let ended = terminal != nil || shutdownSubmitted
+            catchingUp.append((ObjectIdentifier(entry), catchUp))
+            catchUps.begin()
+            // After the end was submitted nothing will be delivered but the replay and the terminal event,
+            // if any: no place to take (the queue closes when the owner performs that end).
+            if !ended, let index = joinQueue.join(entry) {
+                joins.publish(index)
+            } else {
+                catchUp.handOverEnd()
+            }
+            return (replay, terminal)
         }
-        lock.unlock()
         let isDisposed = { entry.flags.isDisposedRelaxed }
         let giveToOwner = {
             var queued = false
@@ -50,16 +51,16 @@ extension SubjectCore {
         if let terminal {
             let events = replay.map { Event<Value, Failure>.next($0) } + [terminal]
             catchUp.run(
-                initial: events, sink: entry.sink, lock: lock, isDisposed: isDisposed, giveToOwner: giveToOwner,
+                initial: events, sink: entry.sink, gate: self, isDisposed: isDisposed, giveToOwner: giveToOwner,
                 unlink: unlink, end: end)
         } else {
             catchUp.run(
-                initial: replay.lazy.map { .next($0) }, sink: entry.sink, lock: lock, isDisposed: isDisposed,
+                initial: replay.lazy.map { .next($0) }, sink: entry.sink, gate: self, isDisposed: isDisposed,
                 giveToOwner: giveToOwner, unlink: unlink, end: end)
         }
     }
 
-    /// Ends `catchUp`'s link: the owner calls its subscriber from now on. Called under `lock`.
+    /// Ends `catchUp`'s link: the owner calls its subscriber from now on. Called under the gate's lock.
     @inlinable
     func unlink(_ catchUp: JoinCatchUp<Value, Failure>) {
         if let index = catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
@@ -72,20 +73,18 @@ extension SubjectCore {
     /// and from now on calls it directly.
     @usableFromInline
     func flush(_ entry: SubjectEntry<Value, Failure>) {
-        lock.lock()
-        guard let catchUp = catchUp(of: entry) else {
-            lock.unlock()
-            return
+        let taken = withLock { () -> (backlog: [Event<Value, Failure>], ends: Bool)? in
+            guard let catchUp = catchUp(of: entry) else { return nil }
+            unlink(catchUp)
+            return catchUp.takeOver()
         }
-        let taken = catchUp.takeOver()
-        unlink(catchUp)
-        lock.unlock()
+        guard let taken else { return }
         let ended = JoinCatchUp.deliver(takenOver: taken) { call(entry, $0) }
         exitCallback()
         if ended { entry.finish() }
     }
 
-    /// The catch-up of `entry`, if it is catching up. Called under `lock`.
+    /// The catch-up of `entry`, if it is catching up. Called under the gate's lock.
     @inlinable
     func catchUp(of entry: SubjectEntry<Value, Failure>) -> JoinCatchUp<Value, Failure>? {
         let id = ObjectIdentifier(entry)
@@ -97,14 +96,11 @@ extension SubjectCore {
     @inlinable
     func handOver(_ event: Event<Value, Failure>, to entry: SubjectEntry<Value, Failure>) -> Bool {
         if catchUps.isZero { return false }
-        lock.lock()
-        guard let catchUp = catchUp(of: entry) else {
-            lock.unlock()
-            return false
+        return withLock {
+            guard let catchUp = catchUp(of: entry) else { return false }
+            catchUp.handOver(event)
+            return true
         }
-        catchUp.handOver(event)
-        lock.unlock()
-        return true
     }
 
     /// Called by the owner instead of ending `entry`'s subscription (the subject went away), when `entry`
@@ -112,14 +108,11 @@ extension SubjectCore {
     @inlinable
     func handOverEnd(to entry: SubjectEntry<Value, Failure>) -> Bool {
         if catchUps.isZero { return false }
-        lock.lock()
-        guard let catchUp = catchUp(of: entry) else {
-            lock.unlock()
-            return false
+        return withLock {
+            guard let catchUp = catchUp(of: entry) else { return false }
+            catchUp.handOverEnd()
+            return true
         }
-        catchUp.handOverEnd()
-        lock.unlock()
-        return true
     }
 
     /// Joins a plain subject: under the lock (see "Joins" in the type's notes), or through the gate when
@@ -127,39 +120,39 @@ extension SubjectCore {
     /// into the join queue (one retain and one release less per subscription).
     @inlinable
     func joinPlain(_ entry: consuming SubjectEntry<Value, Failure>) {
-        lock.lock()
-        if joinQueue.isClosed {
-            lock.unlock()
-            joinThroughGate(entry)
-            return
+        // The entry is passed into the locked section, not captured: a captured reference would be copied
+        // (retained) into the queue. It comes back out when the queue is closed.
+        let turnedAway = withLock(moving: entry) { entry -> SubjectEntry<Value, Failure>? in
+            if joinQueue.isClosed { return entry }
+            // Open (checked above): `join` returns the entry's join index.
+            joins.publish(joinQueue.join(entry).unsafelyUnwrapped)
+            return nil
         }
-        // Open (checked above): `join` returns the entry's join index.
-        joins.publish(joinQueue.join(entry).unsafelyUnwrapped)
-        lock.unlock()
+        if let turnedAway { joinThroughGate(turnedAway) }
     }
 
     /// Called by the owner: takes the subscribers that joined meanwhile in; with `close`, later
     /// ones join through the gate (the terminal event or the shutdown is being performed).
     @usableFromInline
     func takeJoins(closing close: Bool = false) {
-        lock.lock()
-        joined.takeIn(&joinQueue)
-        if close { joinQueue.close() }
-        lock.unlock()
+        withLock {
+            joined.takeIn(&joinQueue)
+            if close { joinQueue.close() }
+        }
     }
 
     /// Takes `entry` out of the join queue if the owner has not taken it in yet, and marks it disposed there;
     /// returns whether it did (a plain subject's removal, see ``remove(_:)``).
     @inlinable
     func removePending(_ entry: SubjectEntry<Value, Failure>) -> Bool {
-        lock.lock()
-        let removed = removePendingLocked(entry)
-        if removed { entry.flags.markDisposedUnshared() }
-        lock.unlock()
-        return removed
+        withLock {
+            let removed = removePendingLocked(entry)
+            if removed { entry.flags.markDisposedUnshared() }
+            return removed
+        }
     }
 
-    /// ``removePending(_:)``, called under `lock`.
+    /// ``removePending(_:)``, called under the gate's lock.
     @inlinable
     func removePendingLocked(_ entry: SubjectEntry<Value, Failure>) -> Bool {
         joinQueue.remove(entry)
@@ -169,11 +162,8 @@ extension SubjectCore {
     /// catching up; returns whether it was still in the join queue (then the owner never calls it).
     @usableFromInline
     func removeJoining(_ entry: SubjectEntry<Value, Failure>) -> Bool {
-        lock.lock()
-        let catchUp = catchUp(of: entry)
-        let wasPending = removePendingLocked(entry)
-        lock.unlock()
-        catchUp?.waitForJoiner()
+        let (joining, wasPending) = withLock { (catchUp(of: entry), removePendingLocked(entry)) }
+        joining?.waitForJoiner()
         return wasPending
     }
 }

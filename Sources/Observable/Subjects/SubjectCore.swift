@@ -31,7 +31,7 @@ import TetherEngine
 @usableFromInline
 final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Failure>>, @unchecked Sendable {
     // Safety: `joined` and `terminal` are touched only by the gate's owner; `buffer`, `joinQueue`,
-    // `catchingUp` and the submitted end are guarded by the gate's `lock`.
+    // `catchingUp` and the submitted end are guarded by the gate's lock.
     // The core *is* the gate (a subclass, not a member): one object and one retain less per send.
     @usableFromInline typealias Op = SubjectOp<Value, Failure>
 
@@ -41,9 +41,9 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var joined = JoinedSubscribers<SubjectEntry<Value, Failure>>()
     /// Subscribers that joined in place and that the owner has not taken in yet (the engine's ``JoinQueue``;
     /// closed when the owner performed the terminal event or the shutdown: later subscribers join through
-    /// the gate). Guarded by the gate's `lock`.
+    /// the gate). Guarded by the gate's lock.
     @usableFromInline @exclusivity(unchecked) var joinQueue = JoinQueue<SubjectEntry<Value, Failure>>()
-    /// `joinQueue.count`, stored (releasing) under `lock` at each join: a send is stamped with it without
+    /// `joinQueue.count`, stored (releasing) under the gate's lock at each join: a send is stamped with it without
     /// the lock.
     @usableFromInline let joins = PublishedJoinIndex()
     /// Values replayed to new subscribers; bounded by `capacity` (0: none).
@@ -53,21 +53,21 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var terminal: Event<Value, Failure>?
     @usableFromInline let terminated = AtomicFlag()
     /// The subscriptions this subject is the subscriber of (RAC's `didSubscribeWithDisposable:`): disposed
-    /// when the subject terminates or goes away. Made on the first one. Guarded by the gate's `lock`.
+    /// when the subject terminates or goes away. Made on the first one. Guarded by the gate's lock.
     @usableFromInline @exclusivity(unchecked) var subscriptions: CompositeDisposable?
-    /// Set (under `lock`) once the subject terminated or went away: later subscriptions end at once.
+    /// Set (under the gate's lock) once the subject terminated or went away: later subscriptions end at once.
     @usableFromInline @exclusivity(unchecked) var subscriptionsClosed = false
-    /// An ordered core's terminal event, set under `lock` when it is submitted: later sends submit nothing,
+    /// An ordered core's terminal event, set under the gate's lock when it is submitted: later sends submit nothing,
     /// later subscribers receive the replay and this event.
     @usableFromInline @exclusivity(unchecked) var submittedTerminal: Event<Value, Failure>?
-    /// Set under `lock` when an ordered core's shutdown is submitted: later subscribers receive the replay
+    /// Set under the gate's lock when an ordered core's shutdown is submitted: later subscribers receive the replay
     /// and end.
     @usableFromInline @exclusivity(unchecked) var shutdownSubmitted = false
     /// An ordered core's subscribers that are catching up (see ``JoinCatchUp``), by entry. Guarded by
     /// `lock`. Kept beside the entries rather than in them: an entry stays in malloc's 64-byte class.
     @usableFromInline @exclusivity(unchecked) var catchingUp:
         [(entry: ObjectIdentifier, catchUp: JoinCatchUp<Value, Failure>)] = []
-    /// `catchingUp.count`, changed under `lock`: while it is 0 the owner calls every entry without looking.
+    /// `catchingUp.count`, changed under the gate's lock: while it is 0 the owner calls every entry without looking.
     /// Decremented (releasing) after the joiner's last callback; the owner loads it acquiring, so a call it
     /// makes after reading 0 comes after that callback.
     @usableFromInline let catchUps = CatchUpCount()
@@ -75,31 +75,28 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Takes a subscription this subject is the subscriber of (see ``subscriptions``).
     @usableFromInline
     func collect(_ subscription: CompositeDisposable) {
-        lock.lock()
-        if subscriptionsClosed {
-            lock.unlock()
+        let collection = withLock { () -> CompositeDisposable? in
+            if subscriptionsClosed { return nil }
+            if let subscriptions { return subscriptions }
+            let collection = CompositeDisposable()
+            subscriptions = collection
+            return collection
+        }
+        guard let collection else {
             subscription.dispose()
             return
         }
-        let collection: CompositeDisposable
-        if let subscriptions {
-            collection = subscriptions
-        } else {
-            collection = CompositeDisposable()
-            subscriptions = collection
-        }
-        lock.unlock()
         collection.add(subscription)
     }
 
     /// Ends every subscription this subject is the subscriber of, and any made later.
     @usableFromInline
     func disposeSubscriptions() {
-        lock.lock()
-        subscriptionsClosed = true
-        let collection = subscriptions
-        subscriptions = nil
-        lock.unlock()
+        let collection = withLock {
+            subscriptionsClosed = true
+            defer { subscriptions = nil }
+            return subscriptions
+        }
         collection?.dispose()
     }
     /// Whether the core is an ordered gate (a subject that replays): every operation goes through the
@@ -108,7 +105,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline let isOrdered: Bool
     /// A plain subject (no replay, not ordered): subscribers join through the join queue without a catch-up.
     @usableFromInline let joinsInPlace: Bool
-    /// The latest value sent, for an ordered core. Guarded by the gate's `lock`.
+    /// The latest value sent, for an ordered core. Guarded by the gate's lock.
     @usableFromInline @exclusivity(unchecked) var latest: Value?
 
     @inlinable
@@ -149,10 +146,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// The latest value sent (an ordered core only).
     @inlinable
     var latestValue: Value {
-        lock.lock()
-        let value = latest!
-        lock.unlock()
-        return value
+        withLock { latest! }
     }
 
     /// Set by `shutdown()`: the public subject is gone, so nothing can be sent any more.

@@ -1,9 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherEngine
 import TetherTestSupport
 import XCTest
+
+@testable import TetherEngine
 
 /// `SerialGate`'s bookkeeping (`submitBookkeeping`, `submitBookkeepingInOrder`): a removal is done in place under
 /// the gate's lock when the gate is idle, or queued for the thread that owns it — the submitter never performs

@@ -1,10 +1,11 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
+
+@testable import TetherEngine
 
 /// `SerialGate` as a serial executor, driven through scripted and explored interleavings: one owner performs
 /// operations one at a time, in submission order per sender; other threads' submissions are handed to it;

@@ -1,10 +1,11 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
+
+@testable import TetherEngine
 
 /// Each of `SerialGate`'s submitting methods against the contract its notes state: which may park on a full
 /// backlog and which never do, where a submission goes in the order (before or behind the events queued, or

@@ -9,9 +9,9 @@ import XCTest
 /// owner by handing events over from inside the joiner's callbacks (under the lock, as a source's owner
 /// does); the sources' behaviour is in `JoinCatchUpTests`.
 final class JoinCatchUpRunTests: XCTestCase {
-    /// The source's side the catch-up needs: its lock, and what its callbacks were told.
+    /// The source's side the catch-up needs: its gate (for the gate's lock), and what its callbacks were told.
     private final class Harness {
-        let lock = Lock()
+        let gate = SerialGate<Void>()
         let catchUp = JoinCatchUp<Int, Never>()
         var received: [Event<Int, Never>] = []
         var unlinks = 0
@@ -29,9 +29,9 @@ final class JoinCatchUpRunTests: XCTestCase {
 
         /// Hands `events` over, as the source's owner does, under the lock.
         func handOver(_ events: [Event<Int, Never>]) {
-            lock.lock()
-            for event in events { catchUp.handOver(event) }
-            lock.unlock()
+            gate.withLock {
+                for event in events { catchUp.handOver(event) }
+            }
         }
 
         func run(
@@ -39,7 +39,7 @@ final class JoinCatchUpRunTests: XCTestCase {
             giveToOwner: @escaping () -> Bool = { false }
         ) {
             catchUp.run(
-                initial: initial, sink: sink, lock: lock, isDisposed: isDisposed,
+                initial: initial, sink: sink, gate: gate, isDisposed: isDisposed,
                 giveToOwner: {
                     self.gives += 1
                     return giveToOwner()
@@ -79,9 +79,7 @@ final class JoinCatchUpRunTests: XCTestCase {
         harness.duringCallback = { [unowned harness] count in
             guard count == 1 else { return }
             harness.handOver([.next(10)])
-            harness.lock.lock()
-            harness.catchUp.handOverEnd()
-            harness.lock.unlock()
+            harness.gate.withLock { harness.catchUp.handOverEnd() }
         }
         harness.run([.next(1)])
         XCTAssertEqual(harness.received, [.next(1), .next(10)])
@@ -117,9 +115,7 @@ final class JoinCatchUpRunTests: XCTestCase {
         XCTAssertEqual(harness.unlinks, 0, "the owner's flush unlinks it")
         XCTAssertEqual(harness.ends, 0)
         XCTAssertTrue(harness.catchUp.fence.holderHasLeft, "the joiner left")
-        harness.lock.lock()
-        let taken = harness.catchUp.takeOver()
-        harness.lock.unlock()
+        let taken = harness.gate.withLock { harness.catchUp.takeOver() }
         XCTAssertEqual(taken.backlog, [.next(2)] + (0..<limit).map { .next(100 + $0) }, "the rest, in order")
         XCTAssertFalse(taken.ends)
     }

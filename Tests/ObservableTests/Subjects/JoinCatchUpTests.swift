@@ -201,39 +201,39 @@ final class JoinCatchUpTests: ResourceCheckedTestCase {
     /// A disposal made on another thread while the subscriber is in a catch-up callback returns after that
     /// callback, and nothing is delivered afterwards. (The subscription is started on a lifetime the test
     /// holds, so that another thread can dispose it while `subscribe` still runs, as an operator may.)
+    ///
+    /// Scripted (`Interleaving`): the disposer is given its turn while the joiner is stopped inside its
+    /// first callback, and runs until it parks waiting for that callback — seen through `ParkingLot`, not
+    /// guessed with a sleep (a sleep let a loaded machine start the disposer after the callback returned,
+    /// when delivering the next value is right).
     func testDisposingACatchingUpSubscriptionFromAnotherThreadWaitsForItsCallback() {
         for source in sources() {
-            let inFirstCallback = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
             let log = Locked<[String]>([])
             let lifetime = CompositeDisposable()
-            let joiner = startThread {
-                var first = true
+            let run = Interleaving()
+            let joiner = run.spawn("joiner") {
+                let first = Locked(true)
                 source.signal().start(
                     Sink { event in
                         log.mutate { $0.append("\(event)") }
-                        if first {
-                            first = false
-                            inFirstCallback.signal()
-                            proceed.wait()
+                        let isFirst = first.mutate { isFirst in
+                            defer { isFirst = false }
+                            return isFirst
+                        }
+                        if isFirst {
+                            Interleaving.point("in the first callback")
                             log.mutate { $0.append("callback returns") }
                         }
                     }, in: lifetime)
             }
-            guard waitOrFail(inFirstCallback, within: 60, "\(source.name): the joiner's first callback") else {
-                proceed.signal()
-                return
-            }
-            source.send(2)  // handed to the joiner's backlog
-            let disposer = startThread {
+            let disposer = run.spawn("disposer") {
                 lifetime.dispose()
                 log.mutate { $0.append("dispose returned") }
             }
-            // Give the disposer time to reach its wait; the order checked below holds however long it takes.
-            Thread.sleep(forTimeInterval: 0.05)
-            proceed.signal()
-            waitOrFail(disposer, within: 60, "\(source.name): the disposer")
-            waitOrFail(joiner, within: 60, "\(source.name): the joiner")
+            XCTAssertEqual(run.step(joiner), .ready("in the first callback"), source.name)
+            source.send(2)  // handed to the joiner's backlog
+            XCTAssertTrue(run.step(disposer).isParked, "\(source.name): the disposer waits for the callback")
+            XCTAssertTrue(run.finish(), "\(source.name): \(run.schedule)")
             let entries = log.value
             XCTAssertEqual(
                 entries.prefix(2), ["next(\(source.initial[0]))", "callback returns"], "\(source.name): \(entries)")
