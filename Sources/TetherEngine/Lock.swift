@@ -25,7 +25,7 @@ import TetherShims
 package struct Lock: ~Copyable, @unchecked Sendable {
     // Safety: all state is one atomic word.
     @usableFromInline
-    package let state = Atomic<UInt32>(0)
+    let state = Atomic<UInt32>(0)
 
     @inlinable
     package init() {}

@@ -31,7 +31,7 @@ package struct OwnerWord: ~Copyable, Sendable {
 
     /// The owner's ID with the waiters bit, or 0.
     @usableFromInline
-    package let word = Atomic<UInt>(0)
+    let word = Atomic<UInt>(0)
 
     /// A free word.
     @inlinable

@@ -1,10 +1,11 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherEngine
 import TetherTestSupport
 import TetherTesting
 import XCTest
+
+@testable import TetherEngine
 
 /// `Lock`, driven through scripted and exhaustively explored interleavings (see `Interleaving`): mutual
 /// exclusion, parking on a held lock and the hand-over on unlock, `tryLock`, `withLock`.

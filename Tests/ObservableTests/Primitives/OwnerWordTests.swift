@@ -1,9 +1,10 @@
 import Foundation
 import Observable
 import Synchronization
-import TetherEngine
 import TetherTestSupport
 import XCTest
+
+@testable import TetherEngine
 
 /// `OwnerWord`, the owner-and-waiters word of `MutableProperty.modify`:
 /// one owner at a time; a waiter parks only after marking the word, and the release tells the owner to wake
