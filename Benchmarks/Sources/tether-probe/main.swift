@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W2|W2S|W3|W3B|W3BC|W6B|W4|W5|W7|W7F|W7R|W7RF|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W1C10|W1C100|W1C1000|W1C10R|W1C100R|W1C1000R|W2|W2S|W3|W3B|W3BC|W6B|W4|W5|W7|W7F|W7R|W7RF|W8 N
 import Glibc
 import Observable
 
@@ -21,6 +21,28 @@ let counter = Counter()
         .map { (value: Int) -> Int in value &* 2 }
         .subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
     for value in 0..<n { subject.send(value) }
+}
+
+/// W1's chain scaling row: a subject and `operators` `map(+1)`s built by a loop, `n` stage hops in all
+/// (`n / operators` values), so that the cost per hop compares across chain lengths (`perf stat`'s cache
+/// counters, callgrind's cache simulation).
+@inline(never) func w1Chain(_ n: Int, operators: Int) {
+    let subject = Subject<Int, Never>()
+    var signal = subject.map { (value: Int) -> Int in value &+ 1 }
+    for _ in 1..<operators { signal = signal.map { (value: Int) -> Int in value &+ 1 } }
+    signal.subscribe(next: { (value: Int) in counter.sum &+= UInt64(value) })
+    for value in 0..<(n / operators) { subject.send(value) }
+}
+
+/// The closures' reference for ``w1Chain(_:operators:)`` (the bench's `Baseline.mapChain`): `operators`
+/// closures, each adding 1 and calling the next.
+@inline(never) func w1ChainRaw(_ n: Int, operators: Int) {
+    var stage: (Int) -> Void = { (value: Int) in counter.sum &+= UInt64(value) }
+    for _ in 0..<operators {
+        let next = stage
+        stage = { next($0 &+ 1) }
+    }
+    for value in 0..<(n / operators) { stage(value) }
 }
 
 /// W2 with one subscriber: the per-send cost of the subject's gate plus one delivery.
@@ -152,6 +174,12 @@ case "W7F": w7(n, filtered: true, raw: false)
 case "W7R": w7(n, filtered: false, raw: true)
 case "W7RF": w7(n, filtered: true, raw: true)
 case "W1": w1(n)
+case "W1C10": w1Chain(n, operators: 10)
+case "W1C100": w1Chain(n, operators: 100)
+case "W1C1000": w1Chain(n, operators: 1000)
+case "W1C10R": w1ChainRaw(n, operators: 10)
+case "W1C100R": w1ChainRaw(n, operators: 100)
+case "W1C1000R": w1ChainRaw(n, operators: 1000)
 case "W2": w2(n)
 case "W2S": w2Single(n)
 case "W3": w3(n)
