@@ -20,6 +20,18 @@ final class SerialGateWritersTests: XCTestCase {
         func perform(_ op: Int) { performed.append(op) }
     }
 
+    /// A thread that takes the writer, notes it in `acquired`, and releases it; signals the result when done.
+    private func startWriter(_ shared: Shared) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            shared.gate.acquireWriter(shared.writer, perform: shared.perform, whileLocked: {})
+            shared.acquired.store(1, ordering: .sequentiallyConsistent)
+            shared.gate.releaseWriter(shared.writer)
+            done.signal()
+        }
+        return done
+    }
+
     func testAWriterHoldsTheWriterFromAcquireToRelease() {
         let shared = Shared()
         let read = shared.gate.acquireWriter(shared.writer, perform: shared.perform, whileLocked: { shared.value + 1 })
@@ -33,13 +45,7 @@ final class SerialGateWritersTests: XCTestCase {
     func testASecondWriterWaitsUntilTheFirstReleases() {
         let shared = Shared()
         shared.gate.acquireWriter(shared.writer, perform: shared.perform, whileLocked: {})
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            shared.gate.acquireWriter(shared.writer, perform: shared.perform, whileLocked: {})
-            shared.acquired.store(1, ordering: .sequentiallyConsistent)
-            shared.gate.releaseWriter(shared.writer)
-            done.signal()
-        }
+        let done = startWriter(shared)
         // However far the second writer got, it cannot hold the writer yet.
         usleep(20_000)
         XCTAssertEqual(shared.acquired.load(ordering: .sequentiallyConsistent), 0, "two writers at once")
@@ -110,13 +116,7 @@ final class SerialGateWritersTests: XCTestCase {
             shared.gate.submitInOrderWithoutWaiting({ op }, perform: shared.perform)
         }
         XCTAssertEqual(shared.gate.queuedCount, limit, "the backlog is full")
-        let writerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            shared.gate.acquireWriter(shared.writer, perform: shared.perform, whileLocked: {})
-            shared.acquired.store(1, ordering: .sequentiallyConsistent)
-            shared.gate.releaseWriter(shared.writer)
-            writerDone.signal()
-        }
+        let writerDone = startWriter(shared)
         usleep(20_000)
         XCTAssertEqual(
             shared.acquired.load(ordering: .sequentiallyConsistent), 0, "the writer was taken with the backlog full")
