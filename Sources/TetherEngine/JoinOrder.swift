@@ -27,8 +27,15 @@
 package struct JoinQueue<Entry: AnyObject> {
     /// Subscribers that joined and that the owner has not taken in yet, in join order.
     @usableFromInline package internal(set) var pending: ContiguousArray<Entry> = []
-    /// Which join each of `pending` was, at the same index.
-    @usableFromInline package internal(set) var pendingJoins: ContiguousArray<UInt> = []
+    /// The join index of `pending[0]`. While ``gappedJoins`` is empty, `pending[i]` joined as
+    /// `firstJoin + i`: subscribers usually join one after the other and leave newest first, so the queue
+    /// keeps one word per joiner rather than two (8 bytes per live subscription of a subject that has
+    /// not sent since, and one array append fewer per join).
+    @usableFromInline package internal(set) var firstJoin: UInt = 0
+    /// Empty while the join indices of `pending` are consecutive from ``firstJoin``; otherwise the join index
+    /// of each of `pending`, at the same index (written out once a joiner left from the middle, or a newer
+    /// one left and another joined after it; emptied with the queue).
+    @usableFromInline package internal(set) var gappedJoins: ContiguousArray<UInt> = []
     /// How many subscribers joined through the queue: the stamp of an event sent now.
     @usableFromInline package internal(set) var count: UInt = 0
     /// Whether later subscribers must join some other way (the source performed its end).
@@ -36,6 +43,12 @@ package struct JoinQueue<Entry: AnyObject> {
 
     @inlinable
     package init() {}
+
+    /// Which join each of ``pending`` was, at the same index (for tests and diagnostics).
+    package var pendingJoins: ContiguousArray<UInt> {
+        if !gappedJoins.isEmpty { return gappedJoins }
+        return ContiguousArray((0..<UInt(pending.count)).map { firstJoin &+ $0 })
+    }
 
     /// `entry` joins: returns its join index (the new ``count``), or `nil` when the queue is closed.
     ///
@@ -45,9 +58,24 @@ package struct JoinQueue<Entry: AnyObject> {
     package mutating func join(_ entry: consuming Entry) -> UInt? {
         if isClosed { return nil }
         count &+= 1
+        if pending.isEmpty {
+            firstJoin = count
+        } else if !gappedJoins.isEmpty {
+            gappedJoins.append(count)
+        } else if firstJoin &+ UInt(pending.count) != count {
+            // A newer joiner left before this one came: the indices are not consecutive any more.
+            writeOutJoins()
+            gappedJoins.append(count)
+        }
         pending.append(entry)
-        pendingJoins.append(count)
         return count
+    }
+
+    /// Fills ``gappedJoins`` with the (consecutive) join indices of `pending`.
+    @usableFromInline
+    mutating func writeOutJoins() {
+        gappedJoins.reserveCapacity(pending.count &+ 1)
+        for offset in 0..<UInt(pending.count) { gappedJoins.append(firstJoin &+ offset) }
     }
 
     /// Takes `entry` out of the queue if the owner has not taken it in yet; returns whether it did (the
@@ -57,14 +85,30 @@ package struct JoinQueue<Entry: AnyObject> {
         guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
         if index == pending.count &- 1 {
             // The newest (a subscription disposed before anyone joined after it, the usual case): nothing
-            // to move, and no out-of-line `remove(at:)`.
+            // to move, and no out-of-line `remove(at:)`; consecutive indices stay consecutive.
             pending.removeLast()
-            pendingJoins.removeLast()
+            if !gappedJoins.isEmpty { gappedJoins.removeLast() }
         } else {
-            pending.remove(at: index)
-            pendingJoins.remove(at: index)
+            removeOlder(at: index)
         }
+        if pending.isEmpty && !gappedJoins.isEmpty { gappedJoins.removeAll(keepingCapacity: true) }
         return true
+    }
+
+    /// ``remove(_:)`` of a joiner that is not the newest.
+    @usableFromInline
+    mutating func removeOlder(at index: Int) {
+        if gappedJoins.isEmpty {
+            if index == 0 {
+                // The oldest: the others' indices stay consecutive from the next one.
+                firstJoin &+= 1
+                pending.remove(at: 0)
+                return
+            }
+            writeOutJoins()
+        }
+        pending.remove(at: index)
+        gappedJoins.remove(at: index)
     }
 
     /// Later subscribers join some other way.
@@ -73,13 +117,14 @@ package struct JoinQueue<Entry: AnyObject> {
         isClosed = true
     }
 
-    /// Hands the queued subscribers and their join indices over (to ``JoinedSubscribers/takeIn(_:)``).
+    /// Hands the queued subscribers over (to ``JoinedSubscribers/takeIn(_:)``), with ``firstJoin`` and
+    /// ``gappedJoins`` as they were.
     @inlinable
-    mutating func takeAll() -> (entries: ContiguousArray<Entry>, joins: ContiguousArray<UInt>) {
-        if pending.isEmpty { return ([], []) }
-        let taken = (pending, pendingJoins)
+    mutating func takeAll() -> (entries: ContiguousArray<Entry>, firstJoin: UInt, gappedJoins: ContiguousArray<UInt>) {
+        if pending.isEmpty { return ([], 0, []) }
+        let taken = (pending, firstJoin, gappedJoins)
         pending.removeAll(keepingCapacity: pending.capacity <= 64)
-        pendingJoins.removeAll(keepingCapacity: pendingJoins.capacity <= 64)
+        if !gappedJoins.isEmpty { gappedJoins.removeAll(keepingCapacity: gappedJoins.capacity <= 64) }
         return taken
     }
 }
@@ -125,8 +170,14 @@ package struct JoinedSubscribers<Entry: AnyObject> {
         let taken = queue.takeAll()
         if !taken.entries.isEmpty {
             entries.append(contentsOf: taken.entries)
-            joins.append(contentsOf: taken.joins)
-            newest = taken.joins[taken.joins.count - 1]
+            if taken.gappedJoins.isEmpty {
+                let count = UInt(taken.entries.count)
+                joins.append(contentsOf: taken.firstJoin..<taken.firstJoin &+ count)
+                newest = taken.firstJoin &+ (count &- 1)
+            } else {
+                joins.append(contentsOf: taken.gappedJoins)
+                newest = taken.gappedJoins[taken.gappedJoins.count - 1]
+            }
         }
         takenCount = queue.count
     }

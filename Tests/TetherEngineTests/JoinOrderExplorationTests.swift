@@ -87,6 +87,63 @@ final class JoinOrderExplorationTests: XCTestCase {
     }
 }
 
+extension JoinOrderExplorationTests {
+    /// Joiners that come one after another keep one word each in the queue: their join indices are
+    /// `firstJoin`, `firstJoin + 1`, … and are not stored. They are written out once a newer joiner left and
+    /// another joined after it, or an older one left from the middle, and the queue goes back to one word
+    /// per joiner when it empties.
+    func testConsecutiveJoinersStoreNoJoinIndicesUntilAGapAppears() {
+        let subscribers = (0..<5).map { JoinModel.Subscriber(id: $0) }
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        for subscriber in subscribers.prefix(3) { _ = queue.join(subscriber) }
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        XCTAssertEqual(queue.firstJoin, 1)
+        XCTAssertEqual(Array(queue.pendingJoins), [1, 2, 3])
+        // The oldest leaves: still consecutive, from the next one.
+        XCTAssertTrue(queue.remove(subscribers[0]))
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        XCTAssertEqual(Array(queue.pendingJoins), [2, 3])
+        // The newest leaves: still consecutive; the next joiner makes a gap.
+        XCTAssertTrue(queue.remove(subscribers[2]))
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        XCTAssertEqual(queue.join(subscribers[3]), 4)
+        XCTAssertEqual(Array(queue.gappedJoins), [2, 4])
+        XCTAssertEqual(queue.join(subscribers[4]), 5)
+        XCTAssertEqual(Array(queue.pendingJoins), [2, 4, 5])
+        var joined = JoinedSubscribers<JoinModel.Subscriber>()
+        joined.takeIn(&queue)
+        XCTAssertEqual(joined.entries.map(\.id), [1, 3, 4])
+        XCTAssertEqual(Array(joined.joins), [2, 4, 5])
+        XCTAssertEqual(joined.newest, 5)
+        XCTAssertTrue(queue.pending.isEmpty && queue.gappedJoins.isEmpty)
+        // Emptied: consecutive again, from the next join.
+        XCTAssertEqual(queue.join(subscribers[0]), 6)
+        XCTAssertEqual(queue.join(subscribers[2]), 7)
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        // One from the middle leaves: written out.
+        XCTAssertEqual(queue.join(subscribers[1]), 8)
+        XCTAssertTrue(queue.remove(subscribers[2]))
+        XCTAssertEqual(Array(queue.gappedJoins), [6, 8])
+        // Emptied by removals: consecutive again.
+        XCTAssertTrue(queue.remove(subscribers[1]))
+        XCTAssertTrue(queue.remove(subscribers[0]))
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        XCTAssertEqual(queue.join(subscribers[0]), 9)
+        joined.takeIn(&queue)
+        XCTAssertEqual(joined.entries.map(\.id), [1, 3, 4, 0])
+        XCTAssertEqual(Array(joined.joins), [2, 4, 5, 9])
+        XCTAssertEqual(joined.newest, 9)
+    }
+
+    /// The exploration with a fourth joiner and disposals: removals of the newest and from the middle, and
+    /// joins after them, in every order, with the indices written out or not.
+    func testFourJoinersWithDisposalsAndOneSend() {
+        let explored = JoinModel.explore(joiners: 4, sends: 1, disposals: true, end: false)
+        XCTAssertEqual(explored.violations, [])
+        XCTAssertGreaterThan(explored.states, 10_000)
+    }
+}
+
 /// The model: what each step of the sources does with the join order, and what each subscriber received.
 enum JoinModel {
     final class Subscriber {

@@ -84,6 +84,11 @@ final class SubjectTests: ResourceCheckedTestCase {
     func testSubscriptionsDisposedWhileAnotherThreadSendsReceiveNothingAfterDisposeReturns() {
         let subject = Subject<Int, Never>()
         let flood = Flood(total: 2_000_000) { subject.send($0) }
+        // The disposals below are meant to race with the flood: wait until its thread has started sending (on
+        // a loaded machine, or behind earlier tests' work on the global queue, it started after the loop had
+        // ended, and the check below failed once in a full run).
+        let started = Date()
+        while flood.sent == 0 && Date().timeIntervalSince(started) < 30 { usleep(1_000) }
         for _ in 0..<2_000 {
             let disposed = Flag()
             let lateCalls = Counter()
