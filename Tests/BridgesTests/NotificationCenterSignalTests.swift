@@ -13,6 +13,38 @@ private final class Sender: @unchecked Sendable {
     var payload = [UInt8](repeating: 0, count: 8)
 }
 
+/// The Swift runtime's unowned reference count of an object, read and changed by address
+/// (`swift_unownedRetainCount`, `swift_unownedRetain`, `swift_unownedRelease`, looked up by name as Tether
+/// looks up its own runtime queries): how a test sees the object filter's pin on a dead object.
+///
+/// A live object counts 1 plus its unowned references. After its deinit, its memory stays allocated while
+/// unowned references remain, the count is their number, and the release of the last one frees it. The
+/// memory at `address` must be allocated at every call: the caller holds a reference while it asks.
+private struct UnownedReferenceCount {
+    private let countFunction: @convention(c) (UnsafeMutableRawPointer) -> UInt
+    private let retainFunction: @convention(c) (UnsafeMutableRawPointer) -> Void
+    private let releaseFunction: @convention(c) (UnsafeMutableRawPointer) -> Void
+
+    init?() {
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        guard let count = dlsym(everywhere, "swift_unownedRetainCount"),
+            let retain = dlsym(everywhere, "swift_unownedRetain"),
+            let release = dlsym(everywhere, "swift_unownedRelease")
+        else { return nil }
+        countFunction = unsafeBitCast(count, to: (@convention(c) (UnsafeMutableRawPointer) -> UInt).self)
+        retainFunction = unsafeBitCast(retain, to: (@convention(c) (UnsafeMutableRawPointer) -> Void).self)
+        releaseFunction = unsafeBitCast(release, to: (@convention(c) (UnsafeMutableRawPointer) -> Void).self)
+    }
+
+    func count(at address: UnsafeMutableRawPointer) -> UInt { countFunction(address) }
+
+    /// Takes an unowned reference of the caller's own, which keeps the memory allocated.
+    func retain(_ address: UnsafeMutableRawPointer) { retainFunction(address) }
+
+    /// Gives back a reference taken with ``retain(_:)``; the last one frees a dead object's memory.
+    func release(_ address: UnsafeMutableRawPointer) { releaseFunction(address) }
+}
+
 final class NotificationCenterSignalTests: ResourceCheckedTestCase {
     func testSignalDeliversPostsOfItsNameOnly() {
         let center = NotificationCenter()
@@ -198,49 +230,53 @@ final class NotificationCenterSignalTests: ResourceCheckedTestCase {
     }
 
     func testObjectFilterKeepsTheDeadObjectsAddressFromAnyNewObjectUntilDisposed() throws {
-        try XCTSkipIf(
-            StressScale.isRunningUnderAddressSanitizer,
-            "AddressSanitizer quarantines freed memory: no address is reused (the leak check runs under it)")
+        // The pin is an unowned reference: the dead object's memory stays allocated exactly while the
+        // runtime counts one. The test reads that count instead of waiting for the allocator to hand the
+        // address out again, which glibc does only if nothing else of the process took the block first.
+        let references = try XCTUnwrap(UnownedReferenceCount(), "the Swift runtime exports its unowned-count calls")
         for name in [ping, nil] as [Notification.Name?] {
+            let label = "name: \(name?.rawValue ?? "nil")"
             let center = NotificationCenter()
             let log = EventLog<Notification, Never>()
-            var address: UInt = 0
+            let address: UnsafeMutableRawPointer
             weak var weakSender: Sender?
             var subscription: (any Disposable)?
             do {
                 let sender = Sender()
                 weakSender = sender
-                address = UInt(bitPattern: ObjectIdentifier(sender).hashValue)
+                address = Unmanaged.passUnretained(sender).toOpaque()
+                XCTAssertEqual(references.count(at: address), 1, "\(label): alive, not yet pinned")
                 subscription = center.signal(for: name, object: sender).record(into: log)
+                let pins = Int(references.count(at: address)) - 1
+                // Without its pin the object's memory is freed with it, and no longer the test's to read.
+                guard pins == 1 else { return XCTFail("\(label): the signal pins its object \(pins) times") }
             }
-            XCTAssertNil(weakSender, "the filter must not keep its object alive")
+            XCTAssertNil(weakSender, "\(label): the filter must not keep its object alive")
             // Foundation on Linux filters by address: a new object there would match the old observer.
-            // Room for every object made below, reserved now: growing the array would request a large
-            // block, and glibc answers such a request by first merging the freed small blocks it holds
-            // (malloc_consolidate), after which the freed address may sit inside a bigger free block that
-            // small requests are no longer served from first — the reuse check at the end would then fail
-            // although the memory was freed.
-            var keep: [Sender] = []
-            keep.reserveCapacity(12_000)
-            for _ in 0..<2_000 { keep.append(Sender()) }
-            XCTAssertFalse(
-                keep.contains { UInt(bitPattern: ObjectIdentifier($0).hashValue) == address },
-                "a new object was allocated at the address of the observed object")
-            for sender in keep.prefix(3) { center.post(name: ping, object: sender) }
-            XCTAssertTrue(log.values.isEmpty, "a post from another object was delivered")
+            // While the pin alone keeps the memory, no new object can be allocated there.
+            let newcomers = (0..<2_000).map { _ in Sender() }
+            guard !newcomers.contains(where: { Unmanaged.passUnretained($0).toOpaque() == address }) else {
+                return XCTFail("\(label): a new object was allocated at the address of the observed object")
+            }
+            XCTAssertEqual(references.count(at: address), 1, "\(label): the pin keeps the dead object's memory")
+            // A reference of the test's own, so that the count can still be read once the pin is gone.
+            references.retain(address)
+            for sender in newcomers.prefix(3) { center.post(name: ping, object: sender) }
+            XCTAssertTrue(log.values.isEmpty, "\(label): a post from another object was delivered")
             if name != nil {
+                // The post that found the object dead ended the observation, and with it the pin.
                 XCTAssertEqual(log.events.last?.isTerminal, true, "the dead filter object should end the signal")
+                XCTAssertEqual(references.count(at: address), 1, "\(label): the ended observation still pins")
+            } else {
+                // Only the object's own posts reach this observation: it lives, pinned, until disposed.
+                XCTAssertTrue(log.events.isEmpty, "\(label): nothing ends this observation but dispose")
+                XCTAssertEqual(references.count(at: address), 2, "\(label): the live observation lost its pin")
             }
-            // Once the observation is gone, so is the pin: the allocator may hand the address out again.
             subscription?.dispose()
+            XCTAssertEqual(references.count(at: address), 1, "\(label): the pin outlived dispose()")
             subscription = nil
-            var reused = false
-            for _ in 0..<10_000 where !reused {
-                let candidate = Sender()
-                reused = UInt(bitPattern: ObjectIdentifier(candidate).hashValue) == address
-                keep.append(candidate)
-            }
-            XCTAssertTrue(reused, "the dead object's memory was never freed")
+            XCTAssertEqual(references.count(at: address), 1, "\(label): the subscription kept a pin")
+            references.release(address)  // the last reference: the runtime frees the memory
         }
     }
 
