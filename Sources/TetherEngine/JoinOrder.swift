@@ -25,16 +25,21 @@
 /// (`JoinOrderExplorationTests`), in one place.
 @usableFromInline
 package struct JoinQueue<Entry: AnyObject> {
-    /// Subscribers that joined and that the owner has not taken in yet, in join order.
-    @usableFromInline package internal(set) var pending: ContiguousArray<Entry> = []
-    /// The join index of `pending[0]`. While ``gappedJoins`` is empty, `pending[i]` joined as
-    /// `firstJoin + i`: subscribers usually join one after the other and leave newest first, so the queue
-    /// keeps one word per joiner rather than two (8 bytes per live subscription of a subject that has
-    /// not sent since, and one array append fewer per join).
+    /// The only subscriber waiting, when just one is (the usual case: a subscription made and disposed
+    /// before anyone joined after it); it joined as ``firstJoin``. Never set while ``spilled`` holds any:
+    /// a second joiner moves it there. One word, and no array call to join or leave.
+    @usableFromInline package internal(set) var slot: Entry?
+    /// Subscribers that joined and that the owner has not taken in yet, in join order, once two waited at
+    /// the same time (empty while ``slot`` holds the only one, or none waits).
+    @usableFromInline package internal(set) var spilled: ContiguousArray<Entry> = []
+    /// The join index of the oldest waiting subscriber (``slot`` or `spilled[0]`). While ``gappedJoins``
+    /// is empty, `spilled[i]` joined as `firstJoin + i`: subscribers usually join one after the other and
+    /// leave newest first, so the queue keeps one word per joiner rather than two (8 bytes per live
+    /// subscription of a subject that has not sent since, and one array append fewer per join).
     @usableFromInline package internal(set) var firstJoin: UInt = 0
-    /// Empty while the join indices of `pending` are consecutive from ``firstJoin``; otherwise the join index
-    /// of each of `pending`, at the same index (written out once a joiner left from the middle, or a newer
-    /// one left and another joined after it; emptied with the queue).
+    /// Empty while the join indices of ``spilled`` are consecutive from ``firstJoin``; otherwise the join
+    /// index of each of `spilled`, at the same index (written out once a joiner left from the middle, or a
+    /// newer one left and another joined after it; emptied with the queue).
     @usableFromInline package internal(set) var gappedJoins: ContiguousArray<UInt> = []
     /// How many subscribers joined through the queue: the stamp of an event sent now.
     @usableFromInline package internal(set) var count: UInt = 0
@@ -44,10 +49,17 @@ package struct JoinQueue<Entry: AnyObject> {
     @inlinable
     package init() {}
 
+    /// The subscribers waiting, in join order (for tests and diagnostics).
+    package var pending: ContiguousArray<Entry> {
+        if let slot { return [slot] }
+        return spilled
+    }
+
     /// Which join each of ``pending`` was, at the same index (for tests and diagnostics).
     package var pendingJoins: ContiguousArray<UInt> {
+        if slot != nil { return [firstJoin] }
         if !gappedJoins.isEmpty { return gappedJoins }
-        return ContiguousArray((0..<UInt(pending.count)).map { firstJoin &+ $0 })
+        return ContiguousArray((0..<UInt(spilled.count)).map { firstJoin &+ $0 })
     }
 
     /// `entry` joins: returns its join index (the new ``count``), or `nil` when the queue is closed.
@@ -58,57 +70,72 @@ package struct JoinQueue<Entry: AnyObject> {
     package mutating func join(_ entry: consuming Entry) -> UInt? {
         if isClosed { return nil }
         count &+= 1
-        if pending.isEmpty {
+        if slot == nil && spilled.isEmpty {
             firstJoin = count
+            slot = entry
+        } else {
+            joinSpilling(entry)
+        }
+        return count
+    }
+
+    /// ``join(_:)`` of a subscriber while another waits: into ``spilled`` (with the one in ``slot``, first).
+    @inlinable @inline(never)
+    mutating func joinSpilling(_ entry: consuming Entry) {
+        if let first = slot.take() {
+            // The slot's joiner was the newest join (it came into an empty queue, and every later join
+            // comes here): the two are consecutive.
+            spilled.reserveCapacity(2)
+            spilled.append(first)
         } else if !gappedJoins.isEmpty {
             gappedJoins.append(count)
-        } else if firstJoin &+ UInt(pending.count) != count {
+        } else if firstJoin &+ UInt(spilled.count) != count {
             // A newer joiner left before this one came: the indices are not consecutive any more.
             writeOutJoins()
             gappedJoins.append(count)
         }
-        pending.append(entry)
-        return count
+        spilled.append(entry)
     }
 
-    /// Fills ``gappedJoins`` with the (consecutive) join indices of `pending`.
+    /// Fills ``gappedJoins`` with the (consecutive) join indices of ``spilled``.
     @usableFromInline
     mutating func writeOutJoins() {
-        gappedJoins.reserveCapacity(pending.count &+ 1)
-        for offset in 0..<UInt(pending.count) { gappedJoins.append(firstJoin &+ offset) }
+        gappedJoins.reserveCapacity(spilled.count &+ 1)
+        for offset in 0..<UInt(spilled.count) { gappedJoins.append(firstJoin &+ offset) }
     }
 
     /// Takes `entry` out of the queue if the owner has not taken it in yet; returns whether it did (the
     /// owner then never calls it).
     @inlinable
     package mutating func remove(_ entry: Entry) -> Bool {
-        guard let index = pending.lastIndex(where: { $0 === entry }) else { return false }
-        if index == pending.count &- 1 {
-            // The newest (a subscription disposed before anyone joined after it, the usual case): nothing
-            // to move, and no out-of-line `remove(at:)`; consecutive indices stay consecutive.
-            pending.removeLast()
-            if !gappedJoins.isEmpty { gappedJoins.removeLast() }
-        } else {
-            removeOlder(at: index)
+        if slot != nil {
+            if slot !== entry { return false }
+            slot = nil
+            return true
         }
-        if pending.isEmpty && !gappedJoins.isEmpty { gappedJoins.removeAll(keepingCapacity: true) }
-        return true
+        if spilled.isEmpty { return false }
+        return removeSpilled(entry)
     }
 
-    /// ``remove(_:)`` of a joiner that is not the newest.
-    @usableFromInline
-    mutating func removeOlder(at index: Int) {
-        if gappedJoins.isEmpty {
-            if index == 0 {
-                // The oldest: the others' indices stay consecutive from the next one.
-                firstJoin &+= 1
-                pending.remove(at: 0)
-                return
-            }
-            writeOutJoins()
+    /// ``remove(_:)`` from ``spilled``.
+    @inlinable @inline(never)
+    mutating func removeSpilled(_ entry: Entry) -> Bool {
+        guard let index = spilled.lastIndex(where: { $0 === entry }) else { return false }
+        if index == spilled.count &- 1 {
+            // The newest: nothing to move; consecutive indices stay consecutive.
+            spilled.removeLast()
+            if !gappedJoins.isEmpty { gappedJoins.removeLast() }
+        } else if gappedJoins.isEmpty && index == 0 {
+            // The oldest: the others' indices stay consecutive from the next one.
+            firstJoin &+= 1
+            spilled.remove(at: 0)
+        } else {
+            if gappedJoins.isEmpty { writeOutJoins() }
+            spilled.remove(at: index)
+            gappedJoins.remove(at: index)
         }
-        pending.remove(at: index)
-        gappedJoins.remove(at: index)
+        if spilled.isEmpty && !gappedJoins.isEmpty { gappedJoins.removeAll(keepingCapacity: true) }
+        return true
     }
 
     /// Later subscribers join some other way.
@@ -117,13 +144,14 @@ package struct JoinQueue<Entry: AnyObject> {
         isClosed = true
     }
 
-    /// Hands the queued subscribers over (to ``JoinedSubscribers/takeIn(_:)``), with ``firstJoin`` and
-    /// ``gappedJoins`` as they were.
+    /// Hands the subscribers in ``spilled`` over (to ``JoinedSubscribers/takeIn(_:)``), with ``firstJoin``
+    /// and ``gappedJoins`` as they were.
     @inlinable
-    mutating func takeAll() -> (entries: ContiguousArray<Entry>, firstJoin: UInt, gappedJoins: ContiguousArray<UInt>) {
-        if pending.isEmpty { return ([], 0, []) }
-        let taken = (pending, firstJoin, gappedJoins)
-        pending.removeAll(keepingCapacity: pending.capacity <= 64)
+    mutating func takeSpilled()
+        -> (entries: ContiguousArray<Entry>, firstJoin: UInt, gappedJoins: ContiguousArray<UInt>)
+    {
+        let taken = (spilled, firstJoin, gappedJoins)
+        spilled.removeAll(keepingCapacity: spilled.capacity <= 64)
         if !gappedJoins.isEmpty { gappedJoins.removeAll(keepingCapacity: gappedJoins.capacity <= 64) }
         return taken
     }
@@ -167,19 +195,29 @@ package struct JoinedSubscribers<Entry: AnyObject> {
     /// Takes the queued subscribers in (called under the source's lock).
     @inlinable
     package mutating func takeIn(_ queue: inout JoinQueue<Entry>) {
-        let taken = queue.takeAll()
-        if !taken.entries.isEmpty {
-            entries.append(contentsOf: taken.entries)
-            if taken.gappedJoins.isEmpty {
-                let count = UInt(taken.entries.count)
-                joins.append(contentsOf: taken.firstJoin..<taken.firstJoin &+ count)
-                newest = taken.firstJoin &+ (count &- 1)
-            } else {
-                joins.append(contentsOf: taken.gappedJoins)
-                newest = taken.gappedJoins[taken.gappedJoins.count - 1]
-            }
+        if let entry = queue.slot.take() {
+            entries.append(entry)
+            joins.append(queue.firstJoin)
+            newest = queue.firstJoin
+        } else if !queue.spilled.isEmpty {
+            takeInSpilled(&queue)
         }
         takenCount = queue.count
+    }
+
+    /// ``takeIn(_:)`` of the subscribers in the queue's ``JoinQueue/spilled``.
+    @inlinable @inline(never)
+    mutating func takeInSpilled(_ queue: inout JoinQueue<Entry>) {
+        let taken = queue.takeSpilled()
+        entries.append(contentsOf: taken.entries)
+        if taken.gappedJoins.isEmpty {
+            let count = UInt(taken.entries.count)
+            joins.append(contentsOf: taken.firstJoin..<taken.firstJoin &+ count)
+            newest = taken.firstJoin &+ (count &- 1)
+        } else {
+            joins.append(contentsOf: taken.gappedJoins)
+            newest = taken.gappedJoins[taken.gappedJoins.count - 1]
+        }
     }
 
     /// Adds a subscriber that joined in order with the events (through the gate): it receives every later

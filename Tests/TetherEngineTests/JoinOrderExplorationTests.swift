@@ -17,6 +17,8 @@ final class JoinOrderExplorationTests: XCTestCase {
         XCTAssertGreaterThan(explored.states, 50_000)
         XCTAssertTrue(explored.sawJoinAfterASendWasQueued, "some interleaving joins between a send and its delivery")
         XCTAssertTrue(explored.sawJoinThroughTheGate, "some interleaving joins after the end closed the queue")
+        XCTAssertTrue(explored.sawSpill, "some interleaving spills the slot's joiner into the array")
+        XCTAssertTrue(explored.sawSlotTakenAgain, "some interleaving empties the queue, then joins into the slot")
     }
 
     func testThreeJoinersAndThreeSendsWithoutDisposalOrEnd() {
@@ -112,9 +114,7 @@ extension JoinOrderExplorationTests {
         XCTAssertEqual(Array(queue.pendingJoins), [2, 4, 5])
         var joined = JoinedSubscribers<JoinModel.Subscriber>()
         joined.takeIn(&queue)
-        XCTAssertEqual(joined.entries.map(\.id), [1, 3, 4])
-        XCTAssertEqual(Array(joined.joins), [2, 4, 5])
-        XCTAssertEqual(joined.newest, 5)
+        assertJoined(joined, ids: [1, 3, 4], joins: [2, 4, 5], newest: 5)
         XCTAssertTrue(queue.pending.isEmpty && queue.gappedJoins.isEmpty)
         // Emptied: consecutive again, from the next join.
         XCTAssertEqual(queue.join(subscribers[0]), 6)
@@ -130,9 +130,7 @@ extension JoinOrderExplorationTests {
         XCTAssertTrue(queue.gappedJoins.isEmpty)
         XCTAssertEqual(queue.join(subscribers[0]), 9)
         joined.takeIn(&queue)
-        XCTAssertEqual(joined.entries.map(\.id), [1, 3, 4, 0])
-        XCTAssertEqual(Array(joined.joins), [2, 4, 5, 9])
-        XCTAssertEqual(joined.newest, 9)
+        assertJoined(joined, ids: [1, 3, 4, 0], joins: [2, 4, 5, 9], newest: 9)
     }
 
     /// The exploration with a fourth joiner and disposals: removals of the newest and from the middle, and
@@ -186,6 +184,7 @@ enum JoinModel {
 
         var key: String {
             [
+                queue.slot.map { "slot \($0.id)" } ?? "",
                 queue.pending.map { "\($0.id)" }.joined(separator: ","),
                 queue.pendingJoins.map { "\($0)" }.joined(separator: ","), "\(queue.count)", "\(queue.isClosed)",
                 joined.entries.map { "\($0.id)" }.joined(separator: ","),
@@ -200,6 +199,8 @@ enum JoinModel {
         var violations: [String] = []
         var sawJoinAfterASendWasQueued = false
         var sawJoinThroughTheGate = false
+        var sawSpill = false
+        var sawSlotTakenAgain = false
     }
 
     static func explore(joiners: Int, sends: Int, disposals: Bool, end: Bool) -> Exploration {
@@ -220,6 +221,8 @@ enum JoinModel {
                     var next = state
                     if let index = next.queue.join(subscribers[id]) {
                         next.phases[id] = .joined(index: index, sentBefore: state.sent)
+                        if next.queue.spilled.count == 2 && state.queue.slot != nil { result.sawSpill = true }
+                        if next.queue.slot != nil && index > 1 { result.sawSlotTakenAgain = true }
                         if state.operations.contains(where: { if case .send = $0 { true } else { false } }) {
                             result.sawJoinAfterASendWasQueued = true
                         }
@@ -301,6 +304,11 @@ enum JoinModel {
             return "queued and taken in: \(queued.intersection(taken)) in \(state.key)"
         }
         if state.joined.takenCount > state.queue.count { return "took in more than joined: \(state.key)" }
+        // The slot holds the only waiting joiner: never beside the array's.
+        if state.queue.slot != nil && !state.queue.spilled.isEmpty { return "slot and array both hold: \(state.key)" }
+        if state.queue.spilled.isEmpty && !state.queue.gappedJoins.isEmpty {
+            return "join indices written out for an empty array: \(state.key)"
+        }
         // Each subscriber beside its own join index, in join order (0: joined through the gate, after all).
         if state.queue.pending.count != state.queue.pendingJoins.count
             || state.joined.entries.count != state.joined.joins.count
@@ -345,5 +353,88 @@ enum JoinModel {
             }
         }
         return nil
+    }
+}
+
+extension JoinOrderExplorationTests {
+    /// One waiting joiner lives in the queue's slot, without an array; a second spills both into the array
+    /// (the slot's first, at its own index); once the array empties, the next joiner takes the slot again.
+    func testASingleJoinerWaitsInTheSlotAndASecondSpillsBothIntoTheArray() {
+        let subscribers = (0..<4).map { JoinModel.Subscriber(id: $0) }
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        XCTAssertEqual(queue.join(subscribers[0]), 1)
+        XCTAssertTrue(queue.slot === subscribers[0])
+        XCTAssertTrue(queue.spilled.isEmpty)
+        XCTAssertEqual(Array(queue.pendingJoins), [1])
+        // The slot's joiner leaves: the queue is empty, and the next joiner takes the slot.
+        XCTAssertFalse(queue.remove(subscribers[1]))
+        XCTAssertTrue(queue.remove(subscribers[0]))
+        XCTAssertNil(queue.slot)
+        XCTAssertFalse(queue.remove(subscribers[0]))
+        XCTAssertEqual(queue.join(subscribers[1]), 2)
+        XCTAssertTrue(queue.slot === subscribers[1])
+        XCTAssertEqual(Array(queue.pendingJoins), [2])
+        // A second joiner: both in the array, consecutive from the slot's join.
+        XCTAssertEqual(queue.join(subscribers[2]), 3)
+        XCTAssertNil(queue.slot)
+        XCTAssertEqual(queue.spilled.map(\.id), [1, 2])
+        XCTAssertTrue(queue.gappedJoins.isEmpty)
+        XCTAssertEqual(Array(queue.pendingJoins), [2, 3])
+        // The array keeps the last one, and takes later joiners while it holds any.
+        XCTAssertTrue(queue.remove(subscribers[1]))
+        XCTAssertEqual(queue.spilled.map(\.id), [2])
+        XCTAssertEqual(queue.join(subscribers[3]), 4)
+        XCTAssertNil(queue.slot)
+        XCTAssertEqual(Array(queue.pendingJoins), [3, 4])
+        XCTAssertTrue(queue.remove(subscribers[3]))
+        XCTAssertTrue(queue.remove(subscribers[2]))
+        XCTAssertTrue(queue.pending.isEmpty)
+        // Emptied: back to the slot.
+        XCTAssertEqual(queue.join(subscribers[0]), 5)
+        XCTAssertTrue(queue.slot === subscribers[0])
+        XCTAssertTrue(queue.spilled.isEmpty && queue.gappedJoins.isEmpty)
+    }
+
+    /// The owner takes in the slot's joiner alone, or the array (with its indices written out or not);
+    /// either way the queue empties and the next joiner takes the slot.
+    func testTakingInFromTheSlotAndFromTheArray() {
+        let subscribers = (0..<5).map { JoinModel.Subscriber(id: $0) }
+        var queue = JoinQueue<JoinModel.Subscriber>()
+        var joined = JoinedSubscribers<JoinModel.Subscriber>()
+        _ = queue.join(subscribers[0])
+        joined.takeIn(&queue)
+        XCTAssertNil(queue.slot)
+        assertJoined(joined, ids: [0], joins: [1], newest: 1)
+        XCTAssertEqual(joined.takenCount, 1)
+        XCTAssertFalse(queue.remove(subscribers[0]), "taken in: no longer in the queue")
+        // Three in the array, the middle one leaves: indices written out.
+        _ = queue.join(subscribers[1])
+        _ = queue.join(subscribers[2])
+        _ = queue.join(subscribers[3])
+        XCTAssertTrue(queue.remove(subscribers[2]))
+        XCTAssertEqual(queue.spilled.map(\.id), [1, 3])
+        XCTAssertEqual(Array(queue.gappedJoins), [2, 4])
+        joined.takeIn(&queue)
+        assertJoined(joined, ids: [0, 1, 3], joins: [1, 2, 4], newest: 4)
+        XCTAssertTrue(queue.pending.isEmpty && queue.gappedJoins.isEmpty)
+        // Back to the slot, then taken in from it after the array was used.
+        XCTAssertEqual(queue.join(subscribers[4]), 5)
+        XCTAssertTrue(queue.slot === subscribers[4])
+        joined.takeIn(&queue)
+        assertJoined(joined, ids: [0, 1, 3, 4], joins: [1, 2, 4, 5], newest: 5)
+        XCTAssertEqual(joined.takenCount, 5)
+        // Nothing waiting: taking in only moves the count on.
+        joined.takeIn(&queue)
+        XCTAssertEqual(joined.entries.count, 4)
+    }
+
+    /// Asserts what the owner took in: the subscribers, their join indices, and the newest join.
+    func assertJoined(
+        _ joined: JoinedSubscribers<JoinModel.Subscriber>, ids: [Int], joins: [UInt], newest: UInt,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(joined.entries.map(\.id), ids, file: file, line: line)
+        XCTAssertEqual(Array(joined.joins), joins, file: file, line: line)
+        XCTAssertEqual(joined.newest, newest, file: file, line: line)
     }
 }
