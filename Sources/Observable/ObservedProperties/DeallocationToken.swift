@@ -19,10 +19,9 @@ import TetherEngine
 /// A ``KeyPathObservable`` class finds a token stored in it by itself (its ``KeyPathObservable/deallocated``
 /// looks for an `@Observed` property or a token), so a view controller with no `@Observed` property needs
 /// only the stored token.
-public final class DeallocationToken: @unchecked Sendable {
-    // Safety: the box's observer list is touched only on the owner's isolation (subscribing to
-    // `deallocated`, and the owner's deinit), the contract of `@Observed` storage; disposal from other
-    // threads goes through the channel's own atomics.
+public final class DeallocationToken: Sendable {
+    // Checked: the box is `Sendable`. Its observer list is touched only on the owner's isolation
+    // (subscribing to `deallocated`, and the owner's deinit), the contract that list's conformance states.
     let box = PropertyObserverListBox<Void>()
 
     /// Creates a token; store it in the object whose deinitialization it reports.

@@ -13,8 +13,11 @@ import TetherEngine
 /// Only the property's wrapper holds the box, so the box is deinitialized exactly when the object that
 /// owns the property is: that is how observations learn that their object is gone. The box is separate
 /// from the ``PropertyObserverList`` because observers keep the list (not the box) alive.
+///
+/// Checked `Sendable`: its one field is the list, whose conformance states the owner-isolation contract
+/// that also covers the box's `deinit` (the owner's).
 @usableFromInline
-final class PropertyObserverListBox<Value> {
+final class PropertyObserverListBox<Value>: Sendable {
     @usableFromInline let channel = PropertyObserverList<Value>()
 
     @usableFromInline

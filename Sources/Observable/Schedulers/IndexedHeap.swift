@@ -1,55 +1,42 @@
 import TetherEngine
 
-/// An element of an ``IndexedHeap``: an object that carries its priority and its own position in the heap,
-/// so that the heap can remove it from anywhere in O(log n) without searching for it.
-///
-/// <!-- example: skip -->
-/// ```swift
-/// final class Job: IndexedHeapElement {
-///     let heapPriority: Int
-///     var heapIndex: Int?
-///     init(_ priority: Int) { heapPriority = priority }
-/// }
-/// ```
-package protocol IndexedHeapElement: AnyObject {
-    /// What orders the heap: the smallest comes out first. Equal priorities come out in no particular
-    /// order, so make priorities unique (``TestScheduler`` adds a sequence number) where order matters.
-    associatedtype Priority: Comparable
-
-    /// The element's priority. It must not change while the element is in a heap: take the element
-    /// out, change it, and insert it again.
-    var heapPriority: Priority { get }
-
-    /// The element's position in its heap's storage, or `nil` when it is in no heap. Only the heap
-    /// writes it; start it at `nil`.
-    var heapIndex: Int? { get set }
-}
-
-/// A binary min-heap of objects that know where they are in it: insertion, removal of the minimum and
-/// removal of any element are O(log n).
+/// A binary min-heap of values, each under a key the heap can find it by: insertion, removal of the minimum
+/// and removal of any element by its key are O(log n).
 ///
 /// An array laid out as a complete binary tree (the children of `i` at `2i + 1` and `2i + 2`): each
-/// element's priority is at most its children's. Every move of an element writes its new position into
-/// its ``IndexedHeapElement/heapIndex``, so `remove(_:)` finds it at once, moves the last element into
-/// the hole and sifts that one up or down. ``comparisons`` counts the priority comparisons made, so that
-/// tests can check the work done rather than the time it took.
+/// element's priority is at most its children's. A dictionary from key to position follows every move, so
+/// `remove(_:)` finds an element at once, moves the last element into the hole and sifts that one up or
+/// down. ``comparisons`` counts the priority comparisons made, so that tests can check the work done rather
+/// than the time it took.
 ///
-/// Not thread-safe: keep it behind its owner's lock (``TestScheduler`` does).
+/// A value type holding values: everything the heap knows is in its own storage, so a heap of `Sendable`
+/// parts is `Sendable` and its owner's lock covers all of it (``TestScheduler`` keeps one in its
+/// `LockedState`; its handles carry only their key).
 ///
-/// <!-- example: skip -->
+/// Equal priorities come out in no particular order, so make priorities unique (``TestScheduler`` adds a
+/// sequence number) where order matters.
+///
 /// ```swift
-/// var heap = IndexedHeap<Job>()
-/// let late = Job(5)
-/// heap.insert(Job(3))
-/// heap.insert(late)
-/// heap.insert(Job(1))
-/// heap.remove(late)               // true
-/// heap.popMin()?.heapPriority     // 1
-/// heap.popMin()?.heapPriority     // 3
-/// heap.popMin()                   // nil
+/// var heap = IndexedHeap<String, Int, String>()
+/// heap.insert(key: "late", priority: 5, payload: "c")
+/// heap.insert(key: "soon", priority: 1, payload: "a")
+/// heap.insert(key: "next", priority: 3, payload: "b")
+/// heap.remove("late")?.payload     // "c"
+/// heap.popMin()?.payload           // "a"
+/// heap.popMin()?.payload           // "b"
+/// heap.popMin()                    // nil
 /// ```
-package struct IndexedHeap<Element: IndexedHeapElement> {
+package struct IndexedHeap<Key: Hashable, Priority: Comparable, Payload> {
+    /// One element: its key (unique in the heap), its priority and what it carries.
+    package struct Element {
+        package let key: Key
+        package let priority: Priority
+        package var payload: Payload
+    }
+
     private var storage: [Element] = []
+    /// Where each key's element is in `storage`.
+    private var positions: [Key: Int] = [:]
 
     /// The number of priority comparisons made since the heap was created.
     ///
@@ -70,20 +57,17 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
     /// - Complexity: O(1).
     package var min: Element? { storage.first }
 
-    /// Whether `element` is in this heap.
-    ///
-    /// - Complexity: O(1).
-    package func contains(_ element: Element) -> Bool {
-        guard let index = element.heapIndex, index < storage.count else { return false }
-        return storage[index] === element
+    /// Whether an element with this key is in the heap.
+    package func contains(_ key: Key) -> Bool {
+        positions[key] != nil
     }
 
-    /// Adds `element`, which must not be in a heap already.
+    /// Inserts an element under `key`, which must not be in the heap already.
     ///
     /// - Complexity: O(log n).
-    package mutating func insert(_ element: Element) {
-        precondition(element.heapIndex == nil, "IndexedHeap.insert: the element is already in a heap")
-        storage.append(element)
+    package mutating func insert(key: Key, priority: Priority, payload: Payload) {
+        precondition(positions[key] == nil, "IndexedHeap.insert: the key is already in the heap")
+        storage.append(Element(key: key, priority: priority, payload: payload))
         siftUp(from: storage.count - 1)
     }
 
@@ -95,56 +79,50 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
         storage.isEmpty ? nil : remove(at: 0)
     }
 
-    /// Removes `element` from the heap; returns `false` (and does nothing) if it is not in this heap.
+    /// Removes and returns the element under `key`, or `nil` if no element has it.
     ///
     /// - Complexity: O(log n).
     @discardableResult
-    package mutating func remove(_ element: Element) -> Bool {
-        guard contains(element), let index = element.heapIndex else { return false }
-        remove(at: index)
-        return true
+    package mutating func remove(_ key: Key) -> Element? {
+        guard let index = positions[key] else { return nil }
+        return remove(at: index)
     }
 
-    /// Removes every element, leaving each one's `heapIndex` at `nil`, and returns them in no particular
-    /// order.
-    ///
-    /// - Complexity: O(n).
+    /// Removes every element and returns them, in no particular order.
     package mutating func removeAll() -> [Element] {
         let removed = storage
         storage = []
-        for element in removed { element.heapIndex = nil }
+        positions = [:]
         return removed
     }
 
-    /// Checks the heap property and every element's index (for tests).
-    ///
-    /// - Complexity: O(n); not counted in ``comparisons``.
+    /// Whether the heap property and the positions hold (for tests).
     package func isValid() -> Bool {
+        guard positions.count == storage.count else { return false }
         for (index, element) in storage.enumerated() {
-            guard element.heapIndex == index else { return false }
-            if index > 0, element.heapPriority < storage[(index - 1) / 2].heapPriority { return false }
+            guard positions[element.key] == index else { return false }
+            if index > 0, element.priority < storage[(index - 1) / 2].priority { return false }
         }
         return true
     }
 
-    @discardableResult
     private mutating func remove(at index: Int) -> Element {
         let removed = storage[index]
+        positions[removed.key] = nil
         let last = storage.removeLast()
         if index < storage.count {
             // The last element fills the hole, then moves to wherever the heap property puts it.
             storage[index] = last
+            positions[last.key] = index
             if index > 0, isLess(last, storage[(index - 1) / 2]) {
                 siftUp(from: index)
             } else {
                 siftDown(from: index)
             }
         }
-        removed.heapIndex = nil
         return removed
     }
 
-    /// Moves the element at `index` up past every parent with a larger priority.
     private mutating func siftUp(from index: Int) {
         let element = storage[index]
         var hole = index
@@ -154,11 +132,9 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
             move(from: parent, to: hole)
             hole = parent
         }
-        storage[hole] = element
-        element.heapIndex = hole
+        place(element, at: hole)
     }
 
-    /// Moves the element at `index` down past every child with a smaller priority.
     private mutating func siftDown(from index: Int) {
         let element = storage[index]
         let count = storage.count
@@ -172,21 +148,23 @@ package struct IndexedHeap<Element: IndexedHeapElement> {
             move(from: child, to: hole)
             hole = child
         }
-        storage[hole] = element
-        element.heapIndex = hole
+        place(element, at: hole)
     }
 
     private mutating func move(from source: Int, to destination: Int) {
-        let element = storage[source]
-        storage[destination] = element
-        element.heapIndex = destination
+        place(storage[source], at: destination)
+    }
+
+    private mutating func place(_ element: Element, at index: Int) {
+        storage[index] = element
+        positions[element.key] = index
     }
 
     private mutating func isLess(_ lhs: Element, _ rhs: Element) -> Bool {
         comparisons &+= 1
-        return lhs.heapPriority < rhs.heapPriority
+        return lhs.priority < rhs.priority
     }
 }
 
-/// A heap of `Sendable` elements is `Sendable`: it is a plain value (an array and a count).
-extension IndexedHeap: Sendable where Element: Sendable {}
+extension IndexedHeap.Element: Sendable where Key: Sendable, Priority: Sendable, Payload: Sendable {}
+extension IndexedHeap: Sendable where Key: Sendable, Priority: Sendable, Payload: Sendable {}

@@ -20,14 +20,32 @@ import TetherEngine
 ///   are O(log n) for n pending actions: the queue is a binary min-heap on (time, scheduling order),
 ///   and a cancelled action leaves it at once, so cancelled timers cost nothing later.
 public final class TestScheduler: Scheduler, Sendable {
-    // Checked: the only mutable state is `state`, read and written under its lock (`LockedState`), where
-    // every `ScheduledAction`'s own state is touched too; actions run outside it.
+    // Checked: the only mutable state is `state`, read and written under its lock (`LockedState`). The
+    // pending actions live in its queue, not in their handles (which hold only constants and a one-shot
+    // flag); actions run outside the lock.
+
+    /// When an action is due: its time, then the order it was scheduled in.
+    private struct Due: Comparable {
+        var time: Duration
+        var sequence: UInt64
+
+        static func < (lhs: Due, rhs: Due) -> Bool {
+            lhs.time < rhs.time || (lhs.time == rhs.time && lhs.sequence < rhs.sequence)
+        }
+    }
+
+    /// A pending action in the queue, under its handle's key.
+    private struct Pending {
+        let handle: ScheduledAction
+        let action: @Sendable () -> Void
+    }
 
     /// The scheduler's mutable state.
     private struct State {
         var clock: Duration
         var sequence: UInt64 = 0
-        var queue = IndexedHeap<ScheduledAction>()
+        /// Keyed by each handle's ``ScheduledAction/key``.
+        var queue = IndexedHeap<UInt64, Due, Pending>()
 
         /// The next scheduling order number.
         mutating func nextSequence() -> UInt64 {
@@ -48,12 +66,10 @@ public final class TestScheduler: Scheduler, Sendable {
     }
 
     deinit {
-        // A pending action often captures an observer that keeps the action's own handle (a
-        // `ScheduledAction`, which holds the action): release the actions with the scheduler, as a queue
-        // that owned them alone would. Taken out first, released after: a released action's deinit may
-        // dispose other handles.
-        let actions = state.withLock { $0.queue.removeAll().map { $0.takeAction() } }
-        withExtendedLifetime(actions) {}
+        // Release the pending actions with the scheduler (they are the queue's alone: a handle holds no
+        // action). Taken out first, released after: a released action's deinit may dispose other handles.
+        let pending = state.withLock { $0.queue.removeAll() }
+        withExtendedLifetime(pending) {}
     }
 
     /// The virtual time: the origin plus every advance so far.
@@ -137,8 +153,8 @@ public final class TestScheduler: Scheduler, Sendable {
     /// scheduler.advance(to: .seconds(10))
     /// ```
     public func advance(to time: Duration) {
-        while let (item, action) = popDue(notAfter: time) {
-            run(item, action)
+        while let due = popDue(notAfter: time) {
+            run(due)
         }
         state.withLock { $0.clock = max($0.clock, time) }
     }
@@ -154,116 +170,78 @@ public final class TestScheduler: Scheduler, Sendable {
     @discardableResult
     public func run(limit: Int = 1_000_000) -> Int {
         var count = 0
-        while count < limit, let (item, action) = popDue(notAfter: nil) {
-            run(item, action)
+        while count < limit, let due = popDue(notAfter: nil) {
+            run(due)
             count += 1
         }
         return count
     }
 
-    private func run(_ item: ScheduledAction, _ action: @Sendable () -> Void) {
-        if !item.isDisposed { CurrentSchedulerSlot.run(action, as: self) }
+    private func run(_ due: IndexedHeap<UInt64, Due, Pending>.Element) {
+        let item = due.payload.handle
+        if !item.isDisposed { CurrentSchedulerSlot.run(due.payload.action, as: self) }
         guard let interval = item.interval else { return }
-        let released = state.withLock { state -> (@Sendable () -> Void)? in
+        state.withLock { state in
             // Checked under the lock: a `dispose()` that set the flag after this check finds the item
             // back in the queue and takes it out.
-            guard !item.isDisposed else { return item.takeAction() }
-            item.due = ScheduledAction.Due(time: item.due.time + interval, sequence: state.nextSequence())
-            state.queue.insert(item)
-            return nil
+            guard !item.isDisposed else { return }
+            let next = Due(time: due.priority.time + interval, sequence: state.nextSequence())
+            state.queue.insert(key: due.key, priority: next, payload: due.payload)
         }
-        withExtendedLifetime(released) {}
+        // Not put back: the action is released here, after the lock, with `due`.
     }
 
     private func enqueue(delay: Duration, interval: Duration?, _ action: @escaping @Sendable () -> Void)
         -> any Disposable
     {
-        let item = ScheduledAction(scheduler: self, interval: interval, action: action)
         state.withLock { state in
-            let time = state.clock + max(delay, .zero)
-            item.due = ScheduledAction.Due(time: time, sequence: state.nextSequence())
-            state.queue.insert(item)
+            let due = Due(time: state.clock + max(delay, .zero), sequence: state.nextSequence())
+            // The first sequence number is the handle's key for good (a repeating action's later ones
+            // only order it).
+            let item = ScheduledAction(key: due.sequence, scheduler: self, interval: interval)
+            state.queue.insert(key: item.key, priority: due, payload: Pending(handle: item, action: action))
+            return item
         }
-        return item
     }
 
-    /// Takes the first item due by `limit` (any, if `nil`) out of the queue and moves the clock to its
-    /// time. A one-shot item gives up its action, so that the action is released once it has run.
-    private func popDue(notAfter limit: Duration?) -> (ScheduledAction, @Sendable () -> Void)? {
-        var discarded: [@Sendable () -> Void] = []
+    private func popDue(notAfter limit: Duration?) -> IndexedHeap<UInt64, Due, Pending>.Element? {
+        var discarded: [IndexedHeap<UInt64, Due, Pending>.Element] = []
         defer { withExtendedLifetime(discarded) {} }  // released after the lock
         return state.withLock { state in
             while let first = state.queue.min {
                 // Disposed on another thread that has not taken it out yet: it will find it gone.
-                if first.isDisposed {
-                    state.queue.popMin()
-                    if let action = first.takeAction() { discarded.append(action) }
+                if first.payload.handle.isDisposed {
+                    discarded.append(state.queue.popMin()!)
                     continue
                 }
-                if let limit, first.due.time > limit { return nil }
-                state.queue.popMin()
-                state.clock = max(state.clock, first.due.time)
-                guard let action = first.interval == nil ? first.takeAction() : first.action else {
-                    preconditionFailure("TestScheduler: a pending action that is not disposed has no closure")
-                }
-                return (first, action)
+                if let limit, first.priority.time > limit { return nil }
+                state.clock = max(state.clock, first.priority.time)
+                return state.queue.popMin()
             }
             return nil
         }
     }
 
-    /// Takes a disposed item out of the queue, in O(log n), and releases its action (after the lock:
-    /// releasing it may run deinitializers that call back into the scheduler).
     fileprivate func cancel(_ item: ScheduledAction) {
-        let released = state.withLock { state -> (@Sendable () -> Void)? in
-            state.queue.remove(item)
-            return item.takeAction()
-        }
-        withExtendedLifetime(released) {}
+        let removed = state.withLock { $0.queue.remove(item.key) }
+        withExtendedLifetime(removed) {}  // the action, released after the lock
     }
 }
 
-/// One scheduled action of a ``TestScheduler``: its place in the scheduler's queue, and the disposable
-/// that cancels it.
-private final class ScheduledAction: Disposable, IndexedHeapElement, @unchecked Sendable {
-    // Safety: `disposed` is a one-shot flag; the `var`s are read and written only under the owning
-    // scheduler's lock (inside its `state.withLock`). Invariant: `action` is non-nil only while the item is in the
-    // queue, or is a repeating item being run (whose runner holds the scheduler), so the scheduler's
-    // deinit releases every action left; `dispose()` never touches `action` without the lock.
-
-    /// When the action is due, ordered by time, then by scheduling order (FIFO at equal times).
-    struct Due: Comparable {
-        var time: Duration
-        var sequence: UInt64
-
-        static func < (lhs: Due, rhs: Due) -> Bool {
-            lhs.time < rhs.time || (lhs.time == rhs.time && lhs.sequence < rhs.sequence)
-        }
-    }
-
-    @exclusivity(unchecked) var due = Due(time: .zero, sequence: 0)
-    /// `nil` once a one-shot action has been handed out to run, or once disposed.
-    @exclusivity(unchecked) var action: (@Sendable () -> Void)?
-    @exclusivity(unchecked) var heapIndex: Int?
-    /// The repeat interval, `nil` for a one-shot action.
+/// What ``TestScheduler``'s `schedule` methods return: the handle of one scheduled action, which
+/// disposing cancels. It holds no action (the scheduler's queue does, under the key).
+private final class ScheduledAction: Disposable, Sendable {
+    /// The action's key in the scheduler's queue.
+    let key: UInt64
+    /// Set for a repeating action.
     let interval: Duration?
     private let disposed = AtomicFlag()
-    private weak var scheduler: TestScheduler?
+    private weak let scheduler: TestScheduler?
 
-    init(scheduler: TestScheduler, interval: Duration?, action: @escaping @Sendable () -> Void) {
+    init(key: UInt64, scheduler: TestScheduler, interval: Duration?) {
+        self.key = key
         self.scheduler = scheduler
         self.interval = interval
-        self.action = action
-    }
-
-    var heapPriority: Due { due }
-
-    /// Clears `action` and returns what it held, for the caller to release after the lock. Called with
-    /// the scheduler's lock held (or from its deinit).
-    func takeAction() -> (@Sendable () -> Void)? {
-        let taken = action
-        action = nil
-        return taken
     }
 
     var isDisposed: Bool { disposed.isSet }

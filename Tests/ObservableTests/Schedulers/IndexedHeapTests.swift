@@ -1,20 +1,25 @@
 import Observable
 import XCTest
 
-/// `IndexedHeap` (the queue behind `TestScheduler`), tested directly: order, removal from anywhere,
-/// the indices it keeps, and the work it does (counted in comparisons, never timed).
+/// `IndexedHeap` (the queue behind `TestScheduler`), tested directly: order, removal by key from
+/// anywhere, the positions it keeps, and the work it does (counted in comparisons, never timed).
 final class IndexedHeapTests: XCTestCase {
+    /// Keys are the insertion numbers; the payload repeats the priority, to check it travels with it.
+    typealias Heap = IndexedHeap<Int, Int, String>
+
     func testPopMinReturnsElementsInPriorityOrder() {
-        var heap = IndexedHeap<Job>()
+        var heap = Heap()
         var random = SeededGenerator(seed: 1)
         let priorities = (0..<1_000).map { _ in Int(random.next() % 10_000) }
-        for priority in priorities { heap.insert(Job(priority)) }
+        for (key, priority) in priorities.enumerated() { heap.insert(key: key, priority: priority, payload: "\(priority)") }
         XCTAssertEqual(heap.count, priorities.count)
         XCTAssertTrue(heap.isValid())
         var popped: [Int] = []
-        while let job = heap.popMin() {
-            XCTAssertNil(job.heapIndex)
-            popped.append(job.heapPriority)
+        while let element = heap.popMin() {
+            XCTAssertFalse(heap.contains(element.key))
+            XCTAssertEqual(element.payload, "\(element.priority)")
+            XCTAssertEqual(priorities[element.key], element.priority)
+            popped.append(element.priority)
         }
         XCTAssertEqual(popped, priorities.sorted())
         XCTAssertTrue(heap.isEmpty)
@@ -22,110 +27,112 @@ final class IndexedHeapTests: XCTestCase {
     }
 
     func testMinIsTheSmallestAndStaysInTheHeap() {
-        var heap = IndexedHeap<Job>()
+        var heap = Heap()
         XCTAssertNil(heap.min)
-        for priority in [5, 3, 8, 1, 9] { heap.insert(Job(priority)) }
-        XCTAssertEqual(heap.min?.heapPriority, 1)
+        for (key, priority) in [5, 3, 8, 1, 9].enumerated() { heap.insert(key: key, priority: priority, payload: "") }
+        XCTAssertEqual(heap.min?.priority, 1)
+        XCTAssertEqual(heap.min?.key, 3)
         XCTAssertEqual(heap.count, 5)
-        XCTAssertEqual(heap.min?.heapIndex, 0)
+        XCTAssertTrue(heap.contains(3))
     }
 
     func testRemovingTheMinimumAMiddleAndTheLastElement() {
-        var heap = IndexedHeap<Job>()
-        let jobs = (0..<15).map { Job($0) }
-        for job in jobs.reversed() { heap.insert(job) }
-        XCTAssertTrue(heap.remove(jobs[0]))  // the root
+        var heap = Heap()
+        for priority in (0..<15).reversed() { heap.insert(key: priority, priority: priority, payload: "\(priority)") }
+        XCTAssertEqual(heap.remove(0)?.payload, "0")  // the root
         XCTAssertTrue(heap.isValid())
-        let last = jobs.first { $0.heapIndex == heap.count - 1 }!
-        XCTAssertTrue(heap.remove(last))  // the last slot: nothing moves
+        XCTAssertEqual(heap.remove(14)?.priority, 14)  // inserted first: a leaf
         XCTAssertTrue(heap.isValid())
-        XCTAssertTrue(heap.remove(jobs[7]))  // somewhere in between
+        XCTAssertEqual(heap.remove(7)?.priority, 7)  // somewhere in between
         XCTAssertTrue(heap.isValid())
-        for job in [jobs[0], last, jobs[7]] {
-            XCTAssertNil(job.heapIndex)
-            XCTAssertFalse(heap.contains(job))
-        }
+        for key in [0, 14, 7] { XCTAssertFalse(heap.contains(key)) }
         var popped: [Int] = []
-        while let job = heap.popMin() { popped.append(job.heapPriority) }
-        let removed = Set([0, last.heapPriority, 7])
-        XCTAssertEqual(popped, (0..<15).filter { !removed.contains($0) })
+        while let element = heap.popMin() { popped.append(element.priority) }
+        XCTAssertEqual(popped, (0..<15).filter { ![0, 14, 7].contains($0) })
     }
 
-    func testRemovingAnElementThatIsNotInTheHeapDoesNothing() {
-        var heap = IndexedHeap<Job>()
-        var other = IndexedHeap<Job>()
-        let mine = Job(1)
-        let theirs = Job(2)
-        heap.insert(mine)
-        other.insert(theirs)
-        XCTAssertFalse(heap.remove(theirs))  // in another heap, at an index this one also has
-        XCTAssertFalse(heap.remove(Job(3)))  // in no heap
-        XCTAssertTrue(heap.remove(mine))
-        XCTAssertFalse(heap.remove(mine))  // already removed
+    func testRemovingAKeyThatIsNotInTheHeapDoesNothing() {
+        var heap = Heap()
+        heap.insert(key: 1, priority: 1, payload: "one")
+        XCTAssertNil(heap.remove(2))  // never inserted
+        XCTAssertEqual(heap.remove(1)?.payload, "one")
+        XCTAssertNil(heap.remove(1))  // already removed
         XCTAssertEqual(heap.count, 0)
-        XCTAssertEqual(other.count, 1)
-        XCTAssertEqual(theirs.heapIndex, 0)
+        XCTAssertTrue(heap.isValid())
     }
 
-    func testARemovedElementCanBeInsertedAgain() {
-        var heap = IndexedHeap<Job>()
-        let job = Job(4)
-        heap.insert(job)
-        heap.insert(Job(2))
-        heap.remove(job)
-        heap.insert(job)
-        XCTAssertTrue(heap.contains(job))
-        XCTAssertEqual(heap.popMin()?.heapPriority, 2)
-        XCTAssertTrue(heap.popMin() === job)
+    func testARemovedKeyCanBeInsertedAgainWithAnotherPriority() {
+        var heap = Heap()
+        heap.insert(key: 1, priority: 4, payload: "first")
+        heap.insert(key: 2, priority: 2, payload: "other")
+        let removed = heap.remove(1)
+        XCTAssertEqual(removed?.priority, 4)
+        heap.insert(key: 1, priority: 1, payload: "again")
+        XCTAssertTrue(heap.contains(1))
+        XCTAssertEqual(heap.popMin()?.payload, "again")
+        XCTAssertEqual(heap.popMin()?.payload, "other")
     }
 
-    /// Random inserts, pops and removals from anywhere, checked against a sorted array after each step.
+    func testRemoveAllEmptiesTheHeapAndForgetsEveryKey() {
+        var heap = Heap()
+        for key in 0..<10 { heap.insert(key: key, priority: 10 - key, payload: "") }
+        let removed = heap.removeAll()
+        XCTAssertEqual(Set(removed.map(\.key)), Set(0..<10))
+        XCTAssertTrue(heap.isEmpty)
+        XCTAssertFalse(heap.contains(3))
+        heap.insert(key: 3, priority: 0, payload: "")  // the key is free again
+        XCTAssertTrue(heap.isValid())
+    }
+
+    /// Random inserts, pops and removals from anywhere, checked against a plain array after each step.
     func testRandomOperationsMatchASortedReference() {
-        var heap = IndexedHeap<Job>()
-        var reference: [Job] = []
+        var heap = Heap()
+        var reference: [(key: Int, priority: Int)] = []
         var random = SeededGenerator(seed: 42)
+        var nextKey = 0
         for step in 0..<5_000 {
             switch random.next() % 4 {
             case 0, 1:
-                let job = Job(Int(random.next() % 500))
-                heap.insert(job)
-                reference.append(job)
+                let priority = Int(random.next() % 500)
+                heap.insert(key: nextKey, priority: priority, payload: "")
+                reference.append((nextKey, priority))
+                nextKey += 1
             case 2:
                 let popped = heap.popMin()
-                let smallest = reference.map(\.heapPriority).min()
-                XCTAssertEqual(popped?.heapPriority, smallest, "step \(step)")
-                if let popped { reference.removeAll { $0 === popped } }
+                let smallest = reference.map(\.priority).min()
+                XCTAssertEqual(popped?.priority, smallest, "step \(step)")
+                if let popped { reference.removeAll { $0.key == popped.key } }
             default:
                 guard !reference.isEmpty else { continue }
                 let victim = reference.remove(at: Int(random.next() % UInt64(reference.count)))
-                XCTAssertTrue(heap.remove(victim), "step \(step)")
+                XCTAssertEqual(heap.remove(victim.key)?.priority, victim.priority, "step \(step)")
             }
             XCTAssertEqual(heap.count, reference.count)
             if step.isMultiple(of: 97) { XCTAssertTrue(heap.isValid(), "step \(step)") }
         }
         XCTAssertTrue(heap.isValid())
         var popped: [Int] = []
-        while let job = heap.popMin() { popped.append(job.heapPriority) }
-        XCTAssertEqual(popped, reference.map(\.heapPriority).sorted())
+        while let element = heap.popMin() { popped.append(element.priority) }
+        XCTAssertEqual(popped, reference.map(\.priority).sorted())
     }
 
     /// Each operation makes at most 2·log2(n) + 2 comparisons: n inserts, n/2 removals from anywhere
     /// and n/2 pops stay within 2n of them, for every n (a sorted array would do n²/4 moves).
     func testComparisonsPerOperationAreLogarithmic() {
         for n in [1_000, 10_000, 40_000] {
-            var heap = IndexedHeap<Job>()
+            var heap = Heap()
             var random = SeededGenerator(seed: UInt64(n))
-            let jobs = (0..<n).map { _ in Job(Int(random.next() % 1_000_000)) }
+            let priorities = (0..<n).map { _ in Int(random.next() % 1_000_000) }
             var worst = 0
-            func measure(_ operation: (inout IndexedHeap<Job>) -> Void) {
+            func measure(_ operation: (inout Heap) -> Void) {
                 let before = heap.comparisons
                 operation(&heap)
                 worst = max(worst, heap.comparisons - before)
             }
-            for job in jobs { measure { $0.insert(job) } }
-            for job in jobs.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
-                measure { $0.remove(job) }
+            for (key, priority) in priorities.enumerated() {
+                measure { $0.insert(key: key, priority: priority, payload: "") }
             }
+            for key in stride(from: 0, to: n, by: 2) { measure { $0.remove(key) } }
             while !heap.isEmpty { measure { $0.popMin() } }
             let log2n = log2(Double(n))
             XCTAssertLessThanOrEqual(Double(worst), 2 * log2n + 2, "n = \(n)")
@@ -134,22 +141,15 @@ final class IndexedHeapTests: XCTestCase {
     }
 
     func testEqualPrioritiesAllComeOut() {
-        var heap = IndexedHeap<Job>()
-        let jobs = (0..<100).map { _ in Job(7) }
-        for job in jobs { heap.insert(job) }
-        var seen = 0
-        while let job = heap.popMin() {
-            XCTAssertEqual(job.heapPriority, 7)
-            seen += 1
+        var heap = Heap()
+        for key in 0..<100 { heap.insert(key: key, priority: 7, payload: "") }
+        var seen = Set<Int>()
+        while let element = heap.popMin() {
+            XCTAssertEqual(element.priority, 7)
+            seen.insert(element.key)
         }
-        XCTAssertEqual(seen, 100)
+        XCTAssertEqual(seen, Set(0..<100))
     }
-}
-
-private final class Job: IndexedHeapElement {
-    let heapPriority: Int
-    var heapIndex: Int?
-    init(_ priority: Int) { heapPriority = priority }
 }
 
 /// A seeded generator (SplitMix64), so that the random cases are the same on every run.
