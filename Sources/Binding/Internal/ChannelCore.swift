@@ -18,20 +18,6 @@ struct ChannelDelivery<Value> {
     let isSilent: Bool
 }
 
-/// A value a property's channel set (or is about to set) whose change notification has not come back yet.
-struct ChannelEcho<Value> {
-    let id: UInt64
-    let value: Value
-    /// The set has returned: a notification that matches no expected echo then shows this one is stale
-    /// (the setter stored nothing, or another value, and its notification has already gone by).
-    var hasReturned = false
-    /// For a set the property's gate left for later, when the gate could tell how many of its operations
-    /// come first: the count of notifications by which the set's own has certainly been delivered. A
-    /// notification that arrives then and matches no expected echo shows this one is stale (the setter
-    /// stored another value).
-    var deadline: UInt64?
-}
-
 /// A link's way out of one channel: values that reach one terminal's subscribers are also sent to
 /// `target`.
 struct ChannelEdge<Value, Failure: Error> {
@@ -92,6 +78,9 @@ final class ChannelLock: Sendable {
 /// another thread, is not detected; its echo stays expected until a later echo of the link matches, and
 /// until then the changes of that property are taken for changes the pending set overwrites.
 ///
+/// The echo rules are a state machine of their own, ``ChannelEchoes``: this type takes its decisions
+/// under the lock, one transition each, and acts on them after.
+///
 /// Threading: the bookkeeping (`var`s) is guarded by ``ChannelLock``; setters, subjects and `==` run after
 /// the lock is released. A property's notifications are handled one at a time (the values signal delivers
 /// serially).
@@ -113,20 +102,8 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     var terminalEvent: Event<Value, Failure>?
     var edgesFromLeading: [ChannelEdge<Value, Failure>] = []
     var edgesFromFollowing: [ChannelEdge<Value, Failure>] = []
-    var echoes: [ChannelEcho<Value>] = []
-    var lastEchoID: UInt64 = 0
-    /// The latest value sent to the following terminal (silently or not).
-    var latest: Value?
-    /// Changes whenever `latest` or `echoes` change (a link's first sync uses it).
-    var version: UInt64 = 0
-    /// The sets in progress: the setting thread, the set's echo, and how many notifications that thread
-    /// delivered during the set.
-    var setsInProgress: [(thread: UInt, echoID: UInt64, deliveries: Int, notificationsBefore: UInt64)] = []
-    /// How many change notifications the property has delivered (on any thread).
-    var notifications: UInt64 = 0
-    /// A set was seen delivering its change on the setting thread, during the set: a set during which
-    /// nothing at all is delivered stored nothing.
-    var deliversDuringSets = false
+    /// The echoes expected, the sets in progress and the latest value.
+    var echoes = ChannelEchoes<Value>()
     var valuesSubscription: (any Disposable)?
     /// One-way bindings into this channel, disposed when it ends.
     var dependents: [any Disposable] = []
@@ -185,11 +162,7 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         let decision: (plans: [ChannelForward<Value, Failure>], replaced: Value?)? = lock.withLock {
             if terminalEvent != nil || link?.isActiveLocked == false { return nil }
             var replaced: Value?
-            if end == .following {
-                replaced = latest
-                latest = value
-                version &+= 1
-            }
+            if end == .following { replaced = echoes.replaceLatest(value) }
             return (forwardsLocked(value, from: end), replaced)
         }
         guard let plans = decision?.plans else { return }
@@ -203,10 +176,11 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     func set(_ value: Value, with setter: (Value) -> Void, echoID: UInt64?, link: ChannelLink<Value, Failure>?) {
         let decision: SetDecision = lock.withLock {
             if terminalEvent != nil || link?.isActiveLocked == false {
-                return .drop(removeEchoLocked(echoID))
+                return .drop(echoes.remove(echoID))
             }
-            let onlyThisEcho = echoID == nil ? echoes.isEmpty : echoes.count == 1 && echoes[0].id == echoID
-            if onlyThisEcho, isEqual != nil, let latest { return .compare(current: latest, version: version) }
+            if echoes.expectsOnly(echoID), isEqual != nil, let latest = echoes.latest {
+                return .compare(current: latest, version: echoes.version)
+            }
             return .set
         }
         switch decision {
@@ -215,8 +189,8 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         case .compare(let current, let seen):
             if let isEqual, isEqual(current, value) {
                 let skipped: (Bool, ChannelEcho<Value>?) = lock.withLock {
-                    guard version == seen else { return (false, nil) }
-                    return (true, removeEchoLocked(echoID))
+                    guard echoes.version == seen else { return (false, nil) }
+                    return (true, echoes.remove(echoID))
                 }
                 if skipped.0 { return }
             }
@@ -226,9 +200,9 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         let thread = currentThreadID
         let started: (id: UInt64?, dropped: ChannelEcho<Value>?) = lock.withLock {
             // Checked again: the channel may have ended, or the link been disposed, since the decision.
-            if terminalEvent != nil || link?.isActiveLocked == false { return (nil, removeEchoLocked(echoID)) }
+            if terminalEvent != nil || link?.isActiveLocked == false { return (nil, echoes.remove(echoID)) }
             guard let id = echoID ?? announceEchoLocked(value, at: .following) else { return (nil, nil) }
-            setsInProgress.append((thread, id, 0, notifications))
+            echoes.beginSet(id, on: thread)
             return (id, nil)
         }
         guard let startedID = started.id else { return }
@@ -236,40 +210,9 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         // property's gate was owned), or behind this thread's own. Its notification then comes after the
         // set has returned, on whichever thread delivers it, and is still this set's echo.
         let watched = DeferredSubmissionWatch.watch { setter(value) }
-        let deferred = watched.deferred
         let dropped: ChannelEcho<Value>? = lock.withLock {
-            guard
-                let index = setsInProgress.firstIndex(where: { $0.thread == thread && $0.echoID == startedID })
-            else { return nil }
-            let set = setsInProgress.remove(at: index)
-            // The thread delivered notifications of the property during its own set, yet none matched
-            // it: the set was made there and then, and the setter stored another value than it was
-            // given (a clamp, a normalization). That notification was its echo. (A thread that delivers
-            // the property during its set owns its gate then, and delivers its own set too.)
-            if set.deliveries > 0 { return removeEchoLocked(startedID) }
-            // A set left for later, with nothing delivered here: its notification is still to come, after
-            // the ones queued before it, which are changes this set overwrites. Its echo stays expected
-            // as if the set were still in progress (it is not marked returned, so no earlier notification
-            // can make it stale) — until the notifications that may come before it have gone by, when the
-            // gate told how many those are (see `ChannelEcho.deadline`).
-            if deferred {
-                if let ahead = watched.ahead, let echo = echoes.firstIndex(where: { $0.id == startedID }) {
-                    // Each of the gate's operations delivers at most one notification to this channel.
-                    echoes[echo].deadline = notifications &+ UInt64(ahead) &+ 1
-                }
-                return nil
-            }
-            // The property is known to deliver its changes during the set, yet nothing at all was
-            // delivered during this one: the setter stored nothing, and no echo will come.
-            // Only with `Equatable` values (a wrong guess then costs at most a set skipped as equal, never
-            // a ping-pong), and when no other set is in progress (another thread may deliver it later).
-            if isEqual != nil, deliversDuringSets, notifications == set.notificationsBefore,
-                setsInProgress.isEmpty
-            {
-                return removeEchoLocked(startedID)
-            }
-            if let echo = echoes.firstIndex(where: { $0.id == startedID }) { echoes[echo].hasReturned = true }
-            return nil
+            echoes.endSet(
+                startedID, on: thread, deferred: watched.deferred, ahead: watched.ahead, dropsUnheard: isEqual != nil)
         }
         _ = dropped
     }
@@ -279,13 +222,8 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
         let thread = currentThreadID
         let decision: ChangeDecision = lock.withLock {
             if terminalEvent != nil { return .ignore }
-            notifications &+= 1
-            for index in setsInProgress.indices where setsInProgress[index].thread == thread {
-                setsInProgress[index].deliveries += 1
-                deliversDuringSets = true
-            }
-            if !echoes.isEmpty { return .compare(echoes) }
-            return .sendOn(forwardsLocked(value, from: .following), replaced: replaceLatestLocked(value))
+            if let expected = echoes.notificationArrived(on: thread) { return .compare(expected) }
+            return .sendOn(forwardsLocked(value, from: .following), replaced: echoes.replaceLatest(value))
         }
         switch decision {
         case .ignore:
@@ -306,25 +244,12 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
             let outcome: (plans: [ChannelForward<Value, Failure>]?, released: ([ChannelEcho<Value>], Value?)) =
                 lock.withLock {
                     if terminalEvent != nil { return (nil, ([], nil)) }
-                    if let matched {
-                        let consumed = echoes.filter { $0.id <= matched.id }
-                        echoes.removeAll { $0.id <= matched.id }
-                        return (nil, (consumed, replaceLatestLocked(value)))
-                    }
-                    // No expected echo matches. When no set is in progress, the ones whose set has
-                    // returned are stale — that set's notification went by (or never comes: the setter
-                    // stored nothing or another value) — and must not swallow a later change. If no set is
-                    // pending either, the notification is a change made by someone else: it is sent on.
-                    let isQuiet = setsInProgress.isEmpty
-                    // A deferred set's echo is stale, whatever is in progress, once its deadline is reached:
-                    // its notification has been delivered, and did not match (this one, or one before).
-                    let isStale = { (echo: ChannelEcho<Value>) in
-                        (isQuiet && echo.hasReturned) || echo.deadline.map { self.notifications >= $0 } ?? false
-                    }
-                    let stale = echoes.filter(isStale)
-                    echoes.removeAll(where: isStale)
-                    let replaced = replaceLatestLocked(value)
-                    if echoes.isEmpty { return (forwardsLocked(value, from: .following), (stale, replaced)) }
+                    if let matched { return (nil, (echoes.consume(through: matched.id), echoes.replaceLatest(value))) }
+                    // No expected echo matches: the stale ones are dropped (see `ChannelEchoes.dropStale`). If
+                    // none is left, the notification is a change made by someone else: it is sent on.
+                    let stale = echoes.dropStale()
+                    let replaced = echoes.replaceLatest(value)
+                    if echoes.isExpectingNone { return (forwardsLocked(value, from: .following), (stale, replaced)) }
                     return (nil, (stale, replaced))
                 }
             _ = outcome.released
@@ -335,14 +260,6 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
                 toFollowing.send(ChannelDelivery(value: value, isSilent: true))
             }
         }
-    }
-
-    /// Stores `value` as the latest; returns the value it replaces, to be released after the lock.
-    func replaceLatestLocked(_ value: Value) -> Value? {
-        let replaced = latest
-        latest = value
-        version &+= 1
-        return replaced
     }
 
     /// What to do with a value for the property, decided under the lock.
@@ -370,17 +287,7 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     /// property's following terminal sets anything). Returns its ID, or `nil` if nothing will be set.
     func announceEchoLocked(_ value: Value, at end: ChannelEnd) -> UInt64? {
         guard end == .following, setter != nil, terminalEvent == nil else { return nil }
-        lastEchoID &+= 1
-        echoes.append(ChannelEcho(id: lastEchoID, value: value))
-        version &+= 1
-        return lastEchoID
-    }
-
-    /// Stops expecting the echo `id`; returns it, to be released after the lock.
-    func removeEchoLocked(_ id: UInt64?) -> ChannelEcho<Value>? {
-        guard let id, let index = echoes.firstIndex(where: { $0.id == id }) else { return nil }
-        version &+= 1
-        return echoes.remove(at: index)
+        return echoes.announce(value)
     }
 
     /// Where `value`, on its way to the subscribers of the terminal `end`, also goes.
@@ -395,7 +302,7 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
     /// sets are made.
     func replayLocked(at end: ChannelEnd) -> Value? {
         guard end == .following else { return nil }
-        return echoes.last?.value ?? latest
+        return echoes.replay
     }
 
     func addEdgeLocked(_ edge: ChannelEdge<Value, Failure>, from end: ChannelEnd) {
@@ -464,10 +371,9 @@ final class ChannelCore<Value, Failure: Error>: @unchecked Sendable {
                     if terminalEvent != nil { return nil }
                     terminalEvent = event
                     let edges = edgesFromLeading + edgesFromFollowing
-                    let ended = (edges.map(\.link), valuesSubscription, dependents, (edges, echoes))
+                    let ended = (edges.map(\.link), valuesSubscription, dependents, (edges, echoes.removeAllExpected()))
                     edgesFromLeading = []
                     edgesFromFollowing = []
-                    echoes = []
                     valuesSubscription = nil
                     dependents = []
                     return ended
@@ -557,7 +463,7 @@ final class ChannelLink<Value, Failure: Error>: Disposable, @unchecked Sendable 
         while true {
             let sync: (value: Value, echoID: UInt64?, version: UInt64)? = lock.withLock {
                 guard link.isActiveLocked else { return nil }
-                let version = leader.core.version
+                let version = leader.core.echoes.version
                 guard let value = leader.core.replayLocked(at: leader.end), version != syncedVersion else {
                     leader.core.addEdgeLocked(ChannelEdge(link: link, target: follower), from: leader.end)
                     return nil

@@ -11,7 +11,9 @@ final class IndexedHeapTests: XCTestCase {
         var heap = Heap()
         var random = SeededGenerator(seed: 1)
         let priorities = (0..<1_000).map { _ in Int(random.next() % 10_000) }
-        for (key, priority) in priorities.enumerated() { heap.insert(key: key, priority: priority, payload: "\(priority)") }
+        for (key, priority) in priorities.enumerated() {
+            heap.insert(key: key, priority: priority, payload: "\(priority)")
+        }
         XCTAssertEqual(heap.count, priorities.count)
         XCTAssertTrue(heap.isValid())
         var popped: [Int] = []
