@@ -1,5 +1,3 @@
-import TetherEngine
-
 /// Serializes the inputs of a multi-source or asynchronous operator into one handler.
 ///
 /// Operators such as `combineLatest`, `merge`, `switchToLatest`, `take(until:)`, `deliver(on:)` or
@@ -8,10 +6,11 @@ import TetherEngine
 /// and runs right after it — so the handler can keep its state in plain captured variables and send
 /// to its downstream sink directly, with no lock held while anything runs.
 ///
-/// The mailbox registers itself in `lifetime`: when the lifetime is disposed, later posts are dropped,
-/// `dispose()` waits for a handler running on another thread to return, and the handler (with
-/// everything it captured) is released. The handler must call `lifetime.dispose()` after sending a
-/// terminal event downstream.
+/// Part of the engine: a ``SerialGate`` with one handler. Operators make one with Observable's
+/// `init(lifetime:handler:)`, which registers it in the operator's `lifetime`: when the lifetime is
+/// disposed, later posts are dropped, `dispose()` waits for a handler running on another thread to
+/// return, and the handler (with everything it captured) is released. The handler must call
+/// `lifetime.dispose()` after sending a terminal event downstream.
 ///
 /// <!-- example: skip -->
 /// ```swift
@@ -25,7 +24,8 @@ import TetherEngine
 /// ```
 @usableFromInline
 package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sendable {
-    // Safety: `handler` is touched only by the gate's owner; `closed` is atomic.
+    // Safety: `handler` is touched only by the gate's owner (an input's `perform`, and `.release`, submitted
+    // through the gate as an input is); `closed` is atomic. The gate moves each input to its owner.
     @usableFromInline package typealias Op = MailboxOp<Input>
 
     @usableFromInline package let closed = AtomicFlag()
@@ -33,13 +33,12 @@ package final class Mailbox<Input>: SerialGate<MailboxOp<Input>>, @unchecked Sen
     /// `_withUnsafeGuaranteedRef` costs no reference counting per input.
     @usableFromInline @exclusivity(unchecked) package var handler: Unmanaged<MailboxHandler<Input>>?
 
+    /// A mailbox whose inputs go to `handler`. Observable's `init(lifetime:handler:)` also registers it in
+    /// an operator's lifetime, which is how operators make one.
     @inlinable
-    package init(lifetime: CompositeDisposable, handler: @escaping (Input) -> Void) {
+    package init(handler: @escaping (Input) -> Void) {
         self.handler = .passRetained(MailboxHandler(handler))
         super.init()
-        // A closure rather than `self` as a `Disposable`: made in specialized code, so disposing runs
-        // specialized code (no generic-metadata lookups through a protocol witness).
-        lifetime.add { self.dispose() }
     }
 
     deinit {
