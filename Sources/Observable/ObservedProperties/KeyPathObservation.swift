@@ -26,10 +26,13 @@ enum KeyPathUpdate<Value> {
 /// subscriber's own callback is handled after the current update (guarantees 3 and 4 of
 /// <doc:ThreadingAndLifetimes>). The observation holds its object weakly and ends when the object
 /// deinitializes (seen through the object's lifetime storage, see ``ObjectLifetime``).
+///
+/// Not `Sendable`: the observation is confined to its mailbox. `start` makes it and posts its first input;
+/// from then on only the mailbox's handler touches it (the engine's ``Mailbox`` runs one input at a time,
+/// whatever thread posts). What other threads reach — the disposal of the subscription, the tracked
+/// properties' callbacks — are the mailbox and ``links``, which are `Sendable`.
 @usableFromInline
-final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
-    // Safety: `lastValue` is touched only inside the mailbox's handler (serialized); `dependencies`,
-    // `lifetimeObserver` and `closed` only under `lock`; the rest is immutable after `start`.
+final class KeyPathObservation<Root: AnyObject, Value> {
     @usableFromInline enum Input {
         case start(Value, [TrackedRead])
         case reevaluate
@@ -41,11 +44,11 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
     let keyPath: KeyPath<Root, Value>
     let wantsPrior: Bool
     var lastValue: Value?
-    let lock = Lock()
-    var dependencies: [ObjectIdentifier: any Disposable] = [:]
-    var lifetimeObserver: (any Disposable)?
-    var closed = false
-    var mailbox: Mailbox<Input>?
+    /// Where this observation's inputs go; set by `start` before the first input.
+    var mailbox: Mailbox<Input>!
+    /// The observers this observation added (the tracked properties' and the object's lifetime), which
+    /// the subscription's disposal ends from any thread.
+    let links = LockedState(KeyPathObservationLinks())
 
     init(root: Root, keyPath: KeyPath<Root, Value>, wantsPrior: Bool) {
         self.root = root
@@ -65,7 +68,8 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
             observation.handle(input, update: update)
         }
         observation.mailbox = mailbox
-        lifetime.add(AnyDisposable { observation.close() })
+        let links = observation.links
+        lifetime.add(AnyDisposable { links.close() })
         mailbox.post(.start(value, reads))
     }
 
@@ -106,24 +110,20 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
             ObservationWarning.noLifetimeStorage(type(of: root))
             return
         }
-        let observer = channel.addLifetimeObserver { [self] in mailbox?.post(.rootGone) }
-        lock.lock()
-        if closed {
-            lock.unlock()
-            observer.dispose()
-            return
+        let mailbox: Mailbox<Input> = mailbox
+        let observer = channel.addLifetimeObserver { mailbox.post(.rootGone) }
+        let closed = links.withLock { links in
+            if links.closed { return true }
+            links.lifetimeObserver = observer
+            return false
         }
-        lifetimeObserver = observer
-        lock.unlock()
+        if closed { observer.dispose() }
     }
 
-    /// Listens to exactly the properties in `reads`: keeps the ones already heard, adds the new ones,
-    /// drops the rest.
     func track(_ reads: [TrackedRead], root: Root) {
-        lock.lock()
-        var previous = dependencies
-        lock.unlock()
+        var previous = links.withLock { $0.dependencies }
         var next: [ObjectIdentifier: any Disposable] = [:]
+        let mailbox: Mailbox<Input> = mailbox
         for read in reads {
             let id = ObjectIdentifier(read.channel)
             if let existing = previous.removeValue(forKey: id) {
@@ -134,30 +134,41 @@ final class KeyPathObservation<Root: AnyObject, Value>: @unchecked Sendable {
             // (of a tracked link) triggers the re-evaluation. Re-evaluating here would read the key path
             // from inside that set's access to its storage.
             next[id] = read.channel.addDependency(
-                willSet: wantsPrior ? { [self] in mailbox?.post(.prior) } : nil,
-                didSet: { [self] in mailbox?.post(.reevaluate) },
+                willSet: wantsPrior ? { mailbox.post(.prior) } : nil,
+                didSet: { mailbox.post(.reevaluate) },
                 finish: {})
         }
-        lock.lock()
-        let stale: [any Disposable]
-        if closed {
-            stale = Array(previous.values) + Array(next.values)
-        } else {
-            dependencies = next
-            stale = Array(previous.values)
+        let stale: [any Disposable] = links.withLock { links in
+            if links.closed { return Array(previous.values) + Array(next.values) }
+            links.dependencies = next
+            return Array(previous.values)
         }
-        lock.unlock()
         for dependency in stale { dependency.dispose() }
     }
+}
 
-    /// The subscription ended: stop listening everywhere.
+/// What a ``KeyPathObservation`` has subscribed to, shared with the disposal of its subscription (under
+/// the `LockedState`'s lock).
+@usableFromInline
+struct KeyPathObservationLinks: Sendable {
+    /// The tracked properties' observers, by property.
+    var dependencies: [ObjectIdentifier: any Disposable] = [:]
+    /// The observer of the object's deinitialization.
+    var lifetimeObserver: (any Disposable)?
+    /// The subscription was disposed: anything added later is disposed at once.
+    var closed = false
+}
+
+extension LockedState where State == KeyPathObservationLinks {
+    /// The subscription was disposed: ends every observer added, and any added from now on.
     func close() {
-        lock.lock()
-        closed = true
-        let all = Array(dependencies.values) + (lifetimeObserver.map { [$0] } ?? [])
-        dependencies = [:]
-        lifetimeObserver = nil
-        lock.unlock()
+        let all: [any Disposable] = withLock { links in
+            links.closed = true
+            let all = Array(links.dependencies.values) + (links.lifetimeObserver.map { [$0] } ?? [])
+            links.dependencies = [:]
+            links.lifetimeObserver = nil
+            return all
+        }
         for dependency in all { dependency.dispose() }
     }
 }
