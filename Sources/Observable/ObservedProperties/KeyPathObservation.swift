@@ -45,7 +45,7 @@ final class KeyPathObservation<Root: AnyObject, Value> {
     let wantsPrior: Bool
     var lastValue: Value?
     /// Where this observation's inputs go; set by `start` before the first input.
-    var mailbox: Mailbox<Input>!
+    var mailbox: Mailbox<Input>?
     /// The observers this observation added (the tracked properties' and the object's lifetime), which
     /// the subscription's disposal ends from any thread.
     let links = LockedState(KeyPathObservationLinks())
@@ -110,7 +110,7 @@ final class KeyPathObservation<Root: AnyObject, Value> {
             ObservationWarning.noLifetimeStorage(type(of: root))
             return
         }
-        let mailbox: Mailbox<Input> = mailbox
+        guard let mailbox else { return }  // set before the first input
         let observer = channel.addLifetimeObserver { mailbox.post(.rootGone) }
         let closed = links.withLock { links in
             if links.closed { return true }
@@ -121,9 +121,9 @@ final class KeyPathObservation<Root: AnyObject, Value> {
     }
 
     func track(_ reads: [TrackedRead], root: Root) {
+        guard let mailbox else { return }  // set before the first input
         var previous = links.withLock { $0.dependencies }
         var next: [ObjectIdentifier: any Disposable] = [:]
-        let mailbox: Mailbox<Input> = mailbox
         for read in reads {
             let id = ObjectIdentifier(read.channel)
             if let existing = previous.removeValue(forKey: id) {
