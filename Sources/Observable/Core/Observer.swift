@@ -19,30 +19,27 @@ import TetherEngine
 ///     return nil
 /// }
 /// ```
-public final class Observer<Value, Failure: Error>: ObserverProtocol, SubscriptionCollecting,
-    @unchecked Sendable
-{
-    // Safety: `sink` and `lifetime` are touched only by the thread that owns `gate`;
-    // `closed` and `disposed` are atomic. This is what makes the unchecked conformance honest.
+public final class Observer<Value, Failure: Error>: ObserverProtocol, SubscriptionCollecting, Sendable {
+    // Checked: the sink is the gate's owner state (the engine's `OwnerStateGate`: only the thread
+    // delivering touches it); the flags are atomic; the rest is constant.
     @usableFromInline enum Op {
         case event(Event<Value, Failure>)
         case release
     }
 
-    @usableFromInline let gate = SerialGate<Op>()
+    /// Serializes the sends; its owner state is the subscriber's sink, released (`nil`) after the terminal
+    /// event or the disposal.
+    @usableFromInline let gate: OwnerStateGate<Op, Sink<Value, Failure>?>
     /// Set by a terminal event or by disposal: later sends are dropped.
     @usableFromInline let closed = AtomicFlag()
     /// Set by disposal: a callback not yet started is skipped.
     @usableFromInline let disposed = AtomicFlag()
-    @usableFromInline @exclusivity(unchecked) var sink: Sink<Value, Failure>?
-    @usableFromInline @exclusivity(unchecked) var lifetime: CompositeDisposable?
-    /// The subscription this observer feeds (kept for `collect` and `deinit`; `lifetime` is released early).
+    /// The subscription this observer feeds, ended after the terminal event or when the observer goes away.
     @usableFromInline let subscription: CompositeDisposable
 
     @inlinable
     init(sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
-        self.sink = sink
-        self.lifetime = lifetime
+        self.gate = OwnerStateGate(state: sink)
         self.subscription = lifetime
         // Weak: a recipe that drops its observer ends the subscription (see deinit).
         lifetime.add { [weak self] in self?.disposeSubscription() }
@@ -51,7 +48,8 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     deinit {
         // Nobody can send any more: end the subscription and free what it holds — unless its subscriber
         // is held elsewhere (a subject, a kept observer), which then decides when it ends (RAC 2.5).
-        if !subscription.subscriberHeldElsewhere { lifetime?.dispose() }
+        // (Disposing a subscription that ended already does nothing.)
+        if !subscription.subscriberHeldElsewhere { subscription.dispose() }
     }
 
     /// Subscriptions made with this observer (`inner.subscribe(observer)`) end with its own.
@@ -125,7 +123,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// address-only value such as a `Notification` retains its name, object and `userInfo` per copy).
     @inlinable
     func deliverValue(_ value: Value) {
-        guard let sink else { return }
+        guard let sink = gate.withOwnerState({ $0 }) else { return }
         if disposed.isSetRelaxed {
             gate.acknowledgeDisposal()
             return
@@ -136,7 +134,7 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
     /// Hands `event` to the subscriber; called by the gate's owner.
     @inlinable
     func deliver(_ event: Event<Value, Failure>) {
-        guard let sink else { return }
+        guard let sink = gate.withOwnerState({ $0 }) else { return }
         if disposed.isSetRelaxed {
             gate.acknowledgeDisposal()
             return
@@ -163,10 +161,13 @@ public final class Observer<Value, Failure: Error>: ObserverProtocol, Subscripti
 
     @inlinable
     func release() {
-        sink = nil
-        let lifetime = self.lifetime
-        self.lifetime = nil
-        lifetime?.dispose()
+        // The sink (the subscriber's closures) is taken out and released first, then the subscription ends.
+        let released = gate.withOwnerState { sink in
+            defer { sink = nil }
+            return sink
+        }
+        withExtendedLifetime(released) {}
+        subscription.dispose()
     }
 
     @inlinable
