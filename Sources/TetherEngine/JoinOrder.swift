@@ -32,10 +32,12 @@ package struct JoinQueue<Entry: AnyObject> {
     /// Subscribers that joined and that the owner has not taken in yet, in join order, once two waited at
     /// the same time (empty while ``slot`` holds the only one, or none waits).
     @usableFromInline package internal(set) var spilled: ContiguousArray<Entry> = []
-    /// The join index of the oldest waiting subscriber (``slot`` or `spilled[0]`). While ``gappedJoins``
-    /// is empty, `spilled[i]` joined as `firstJoin + i`: subscribers usually join one after the other and
-    /// leave newest first, so the queue keeps one word per joiner rather than two (8 bytes per live
-    /// subscription of a subject that has not sent since, and one array append fewer per join).
+    /// While ``gappedJoins`` is empty: the join index of the oldest waiting subscriber (``slot``, or
+    /// `spilled[0]`), and `spilled[i]` joined as `firstJoin + i`. Subscribers usually join one after the
+    /// other and leave newest first, so the queue keeps one word per joiner rather than two (8 bytes per
+    /// live subscription of a subject that has not sent since, and one array append fewer per join).
+    /// Once the indices are written out into ``gappedJoins``, they are read there and this value means
+    /// nothing until the queue is empty again (the next joiner then sets it).
     @usableFromInline package internal(set) var firstJoin: UInt = 0
     /// Empty while the join indices of ``spilled`` are consecutive from ``firstJoin``; otherwise the join
     /// index of each of `spilled`, at the same index (written out once a joiner left from the middle, or a
