@@ -25,7 +25,7 @@ import TetherEngine
 final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Value>.Operation>,
     @unchecked Sendable
 {
-    // Safety: `value`, `finished`, `joinQueue` and the entries' `catchUp` are guarded by the gate's lock; `joined` is
+    // Safety: `value`, `finished`, `joinQueue` and `catchingUp` are guarded by the gate's lock; `joined` is
     // touched only by the gate's owner.
     @usableFromInline enum Operation {
         /// A new value, and the joins it comes after (the join queue's count when it was set).
@@ -49,6 +49,9 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     /// owner calls every entry without looking for a catch-up. Decremented (releasing) after the joiner's
     /// last callback; the owner loads it acquiring, so a call it makes after reading 0 comes after that
     /// callback.
+    /// The subscribers catching up on joining (see ``JoinCatchUp``). Guarded by the gate's lock.
+    @usableFromInline @exclusivity(unchecked) var catchingUp = CatchingUpSubscribers<Value, Never>()
+    /// `catchingUp`'s count, read without the lock (see ``CatchUpCount``).
     @usableFromInline let catchUps = CatchUpCount()
     /// The thread running a `modify` closure, or none: the engine's writer (`SerialGate+Writers`). Other
     /// writers wait, parked, while it is held; the `modify` that releases it wakes one of them.
@@ -184,8 +187,8 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func flush(_ entry: MutablePropertyEntry<Value>) {
         let taken = withLock { () -> (backlog: [Event<Value, Never>], ends: Bool)? in
-            guard let catchUp = entry.catchUp else { return nil }
-            entry.catchUp = nil
+            guard let catchUp = catchingUp.catchUp(of: entry) else { return nil }
+            catchingUp.unlink(catchUp)
             catchUps.end()
             return catchUp.takeOver()
         }
@@ -200,7 +203,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     func handOver(_ event: Event<Value, Never>, to entry: MutablePropertyEntry<Value>) -> Bool {
         if catchUps.isZero { return false }
         return withLock {
-            guard let catchUp = entry.catchUp else { return false }
+            guard let catchUp = catchingUp.catchUp(of: entry) else { return false }
             catchUp.handOver(event)
             return true
         }
@@ -214,7 +217,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
     @inlinable
     func call(_ entry: MutablePropertyEntry<Value>, _ event: Event<Value, Never>) {
-        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(event) }
+        callUnlessDisposed(entry.id, entry.flags) { entry.callbacks.call { $0.send(event) } }
     }
 
     /// A new subscriber: its initial value is the value now; it hears every set after this point. It joins
@@ -225,7 +228,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         let catchUp = JoinCatchUp<Value, Never>()
         let (initial, ended) = withLock {
             if finished { return (value, true) }
-            entry.catchUp = catchUp
+            catchingUp.link(catchUp, for: entry)
             catchUps.begin()
             // Never closed: after `finished`, a subscriber gets the last value and completion below.
             _ = joinQueue.join(entry)
@@ -233,13 +236,16 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
         }
         if ended {
             // The property is gone: the initial value, then completion.
-            entry.sink.send(.next(initial))
-            entry.sink.send(.completed)
+            entry.callbacks.call { sink in
+                sink.send(.next(initial))
+                sink.send(.completed)
+            }
             entry.lifetime.dispose()
             return
         }
         catchUp.run(
-            initial: CollectionOfOne(.next(initial)), sink: entry.sink, gate: self,
+            initial: CollectionOfOne(.next(initial)), send: { event in entry.callbacks.call { $0.send(event) } },
+            gate: self,
             isDisposed: { entry.flags.isDisposedRelaxed },
             giveToOwner: {
                 var queued = false
@@ -254,7 +260,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
                 return queued
             },
             unlink: {
-                entry.catchUp = nil
+                catchingUp.unlink(catchUp)
                 catchUps.end()
             },
             end: { entry.lifetime.dispose() })
@@ -264,7 +270,7 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
     @usableFromInline
     func remove(_ entry: MutablePropertyEntry<Value>) {
         // Not taken in by the owner yet (`wasPending`): the owner never calls it.
-        let (catchUp, wasPending) = withLock { (entry.catchUp, removePending(entry)) }
+        let (catchUp, wasPending) = withLock { (catchingUp.catchUp(of: entry), removePending(entry)) }
         catchUp?.waitForJoiner()
         if wasPending { return }
         waitForCallback(entry.id, flags: entry.flags)
@@ -306,20 +312,18 @@ final class MutablePropertyStorage<Value>: SerialGate<MutablePropertyStorage<Val
 
 /// One subscriber of a ``MutableProperty``; also the subscription's cleanup.
 @usableFromInline
-final class MutablePropertyEntry<Value>: Disposable, @unchecked Sendable {
-    // Safety: `sink`, `lifetime` and `storage` are immutable; `flags` is atomic; `catchUp` is guarded by the
-    // storage's lock. The sink is called only by the storage's gate, one callback at a time.
-    @usableFromInline let sink: Sink<Value, Never>
+final class MutablePropertyEntry<Value>: Disposable, Sendable {
+    // Checked: the sink is in `SerializedCallbacks` (called one thread at a time, by the joiner and then
+    // the storage's gate); the rest is constant or atomic.
+    @usableFromInline let callbacks: SerializedCallbacks<Sink<Value, Never>>
     @usableFromInline let lifetime: CompositeDisposable
     @usableFromInline let storage: MutablePropertyStorage<Value>
     /// Disposed, and skipped by the gate's owner (the engine's disposal state of a subscriber).
     @usableFromInline let flags = SubscriberFlags()
-    /// While the subscriber catches up after joining (see ``JoinCatchUp``); guarded by the storage's lock.
-    @usableFromInline @exclusivity(unchecked) var catchUp: JoinCatchUp<Value, Never>?
 
     @usableFromInline
     init(sink: Sink<Value, Never>, lifetime: CompositeDisposable, storage: MutablePropertyStorage<Value>) {
-        self.sink = sink
+        self.callbacks = SerializedCallbacks(sink)
         self.lifetime = lifetime
         self.storage = storage
     }

@@ -125,7 +125,19 @@ final class JoinCatchUp<Value, Failure: Error> {
         initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, gate: SerialGate<Op>,
         isDisposed: () -> Bool, giveToOwner: () -> Bool, unlink: () -> Void, end: () -> Void
     ) {
-        var outcome = deliver(initial, sink: sink, isDisposed: isDisposed)
+        run(
+            initial: initial, send: { sink.send($0) }, gate: gate, isDisposed: isDisposed, giveToOwner: giveToOwner,
+            unlink: unlink, end: end)
+    }
+
+    /// ``run(initial:sink:gate:isDisposed:giveToOwner:unlink:end:)``, calling the subscriber through `send`
+    /// (an entry that keeps its sink in ``SerializedCallbacks``).
+    @inlinable
+    func run<Op>(
+        initial: some Collection<Event<Value, Failure>>, send: (Event<Value, Failure>) -> Void,
+        gate: SerialGate<Op>, isDisposed: () -> Bool, giveToOwner: () -> Bool, unlink: () -> Void, end: () -> Void
+    ) {
+        var outcome = deliver(initial, send: send, isDisposed: isDisposed)
         while true {
             var step = gate.withLock { () -> Step in
                 if case .behind(let undelivered) = outcome {
@@ -147,7 +159,7 @@ final class JoinCatchUp<Value, Failure: Error> {
             }
             // A finished run's rest is released here, outside the lock: a value's deinit is user code.
             guard case .deliver(let batch) = step else { break }
-            outcome = deliver(batch, sink: sink, isDisposed: isDisposed)
+            outcome = deliver(batch, send: send, isDisposed: isDisposed)
         }
         fence.leave(wakingAt: address)
         if outcome == .ended { end() }
@@ -182,7 +194,7 @@ final class JoinCatchUp<Value, Failure: Error> {
         return .deliver(batch)
     }
 
-    /// How a run of ``deliver(_:sink:isDisposed:)`` ended.
+    /// How a run of ``deliver(_:send:isDisposed:)`` ended.
     @usableFromInline
     enum Outcome: Equatable {
         /// Every event was delivered; more may come.
@@ -206,7 +218,8 @@ final class JoinCatchUp<Value, Failure: Error> {
     /// Delivers `events` in order, unless the subscription turns out disposed or the joiner falls behind.
     @inlinable
     func deliver(
-        _ events: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, isDisposed: () -> Bool
+        _ events: some Collection<Event<Value, Failure>>, send: (Event<Value, Failure>) -> Void,
+        isDisposed: () -> Bool
     ) -> Outcome {
         var index = events.startIndex
         while index != events.endIndex {
@@ -218,7 +231,7 @@ final class JoinCatchUp<Value, Failure: Error> {
                 return .behind(Array(events[index...]))
             }
             let event = events[index]
-            sink.send(event)
+            send(event)
             if event.isTerminal { return .ended }
             events.formIndex(after: &index)
         }
