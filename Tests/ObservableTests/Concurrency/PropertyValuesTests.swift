@@ -1,5 +1,6 @@
 import Foundation
 import Observable
+import TetherTesting
 import XCTest
 
 /// A model observed through key paths, for `for await` over `observe(\.x)`.
@@ -7,7 +8,7 @@ private final class ScoreModel: KeyPathObservable, @unchecked Sendable {
     @Observed var count = 0
 }
 
-final class PropertyValuesTests: XCTestCase {
+final class PropertyValuesTests: ResourceCheckedTestCase {
     func testForAwaitOverMutablePropertyStartsWithTheCurrentValueThenEverySet() async {
         let property = MutableProperty(1)
         var iterator = property.values.makeAsyncIterator()
