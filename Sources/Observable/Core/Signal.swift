@@ -35,10 +35,27 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     @usableFromInline
     package let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
 
+    /// What the signal carries besides its start: its debug info, or the plain subject whose subscriptions
+    /// it starts (see ``SignalAnnex``). One word: the two cases are class references (the tag in their
+    /// spare bits), so a signal stays 24 bytes.
+    @usableFromInline
+    package let annex: SignalAnnex?
+
     /// What the debugging tools know about this signal (its name, the operator that made it, its inputs);
     /// `nil` unless it was named or made while ``TetherDebug`` tracked pipelines.
-    @usableFromInline
-    package let debugInfo: SignalDebugInfo?
+    @inlinable
+    package var debugInfo: SignalDebugInfo? {
+        if case .debugInfo(let info) = annex { return info }
+        return nil
+    }
+
+    /// The plain subject's core whose `signal` this is (see ``SignalAnnex/plainSubject(_:)``), as the
+    /// subject handed it over; `nil` for every other signal.
+    @inlinable
+    package var plainSubjectSource: AnyObject? {
+        if case .plainSubject(let source) = annex { return source }
+        return nil
+    }
 
     /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
     /// unless ``TetherDebug`` is tracking.
@@ -49,9 +66,25 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ) {
         self.startHandler = startHandler
         if DebugSwitch.needsSignalTracking {
-            debugInfo = SignalDebugInfo.made(by: function, in: file, type: Self.self)
+            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map { .debugInfo($0) }
         } else {
-            debugInfo = nil
+            annex = nil
+        }
+    }
+
+    /// The `signal` of a plain subject: `init(unsafeStart:function:file:)`, and while the debugging tools
+    /// track nothing, the subject's core as ``plainSubjectSource`` (a stage right below it, `map`, may then
+    /// join the subject with one object of its own instead of a sink's closure: see ``SignalAnnex``).
+    @inlinable
+    package init(
+        plainSubject source: AnyObject, function: StaticString = #function, file: StaticString = #fileID,
+        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) {
+        self.startHandler = startHandler
+        if DebugSwitch.needsSignalTracking {
+            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map { .debugInfo($0) }
+        } else {
+            annex = .plainSubject(source)
         }
     }
 
@@ -65,13 +98,13 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         self.init(unsafeStart: startHandler, function: function, file: file)
     }
 
-    /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`).
+    /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`), with its annex.
     init(
         linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
-        debugInfo: SignalDebugInfo?
+        annex: SignalAnnex?
     ) {
         self.startHandler = startHandler
-        self.debugInfo = debugInfo
+        self.annex = annex
     }
 
     /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
@@ -80,7 +113,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         debugInfo: SignalDebugInfo
     ) {
         self.startHandler = startHandler
-        self.debugInfo = debugInfo
+        self.annex = .debugInfo(debugInfo)
     }
 
     /// Creates a signal from a recipe that runs once per subscription (RAC's `createSignal:`).
@@ -227,6 +260,23 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
             trampoline.pointee.depth = depth
         }
     }
+}
+
+/// What a ``Signal`` holds besides its start closure (at most one of these).
+///
+/// A plain subject's `signal` names the subject's core so that `map` right below it can join the subject
+/// with a single object — the subject's record of the subscriber, holding the transform and the
+/// subscriber's closure — instead of a sink closure whose context holds those two, and a record holding
+/// that sink (one allocation fewer per live subscription; the stage's behaviour is the same: see
+/// `SubjectCore.joinMapping(next:transform:lifetime:)`). While the debugging tools track pipelines a
+/// subject's signal carries its debug info instead, and `map` starts it as any other.
+@usableFromInline
+package enum SignalAnnex {
+    /// What the debugging tools know about the signal (see ``Signal/debugInfo``).
+    case debugInfo(SignalDebugInfo)
+    /// The core of the plain subject whose `signal` this is; only a `Signal` with the subject's own
+    /// `Value` and `Failure` carries it (the subject's `signal`, or that signal linked for deep chains).
+    case plainSubject(AnyObject)
 }
 
 extension Signal {
