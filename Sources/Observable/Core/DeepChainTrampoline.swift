@@ -209,8 +209,8 @@ extension Signal {
     func linked() -> Signal {
         let link = DeepChainLink(self)
         // The handler is called directly: the wrapper is not a stage of its own (for the trampoline's
-        // count or for the debugging tools, which see this signal's own `debugInfo`).
-        return Signal(linking: { sink, lifetime in link.value.startHandler(sink, lifetime) }, debugInfo: debugInfo)
+        // count or for the debugging tools, which see this signal's own `debugInfo` — it keeps its annex).
+        return Signal(linking: { sink, lifetime in link.value.startHandler(sink, lifetime) }, annex: annex)
     }
 }
 

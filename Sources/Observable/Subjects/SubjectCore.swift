@@ -210,19 +210,35 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
 
     @inlinable
     var signal: Signal<Value, Failure> {
-        Signal(unsafeStart: { sink, lifetime in
+        let start = { (sink: Sink<Value, Failure>, lifetime: CompositeDisposable) in
             let entry = SubjectEntry(core: self, sink: sink, lifetime: lifetime)
             // A closure made here, in the subscriber's (specialized) code, so that disposing runs
             // specialized code too. It captures the entry alone, so the entry is its context: no
             // allocation of its own.
-            lifetime.add { entry.remove() }
+            lifetime.addUnchecked { entry.remove() }
             if self.isOrdered {
                 self.joinReplaying(entry)
             } else {
                 // The entry's last use here: its reference moves into the join queue.
                 self.joinPlain(entry)
             }
-        })
+        }
+        // A plain subject names its core in its signal, for `map` (see `SignalAnnex`).
+        if joinsInPlace { return Signal(plainSubject: self, function: "signal", unsafeStart: start) }
+        return Signal(unsafeStart: start)
+    }
+
+    /// `map`'s values-only subscription right below this plain subject, as the subject's start would make it
+    /// with the stage's sink (`{ next(transform($0)) }`), with one entry holding both closures instead (see
+    /// ``SubjectMappingEntry``): the same join, removal and calls.
+    @inlinable
+    func joinMapping<NewValue>(
+        next: @escaping (NewValue) -> Void, transform: @escaping (Value) -> NewValue, lifetime: CompositeDisposable
+    ) {
+        let entry: SubjectEntry<Value, Failure> = SubjectMappingEntry(
+            core: self, next: next, transform: transform, lifetime: lifetime)
+        lifetime.addUnchecked { entry.remove() }
+        joinPlain(entry)
     }
 
     /// The `signal` of the subject this core serves: ``signal``, and while the live graph is on a stage
@@ -289,14 +305,19 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     /// Calls `entry` with `event` unless it was disposed (see ``SerialGate/callUnlessDisposed(_:_:_:)``).
     @inlinable
     func call(_ entry: SubjectEntry<Value, Failure>, _ event: Event<Value, Failure>) {
-        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(event) }
+        // The entry's address, taken once: a stage's callback is given it (see ``SubjectEntry/send(_:at:)``).
+        let id = entry.id
+        callUnlessDisposed(id, entry.flags) { entry.send(event, at: id) }
     }
 
     /// Calls `entry` with `.next(value)` unless it was disposed, as `call(_:_:)` does; a values-only sink
-    /// then takes `value` without an event being matched again.
-    @inlinable
+    /// then takes `value` without an event being matched again. Always inlined: with an entry's three kinds of
+    /// callback the optimizer stopped inlining the gate's call closure here, and each value paid a call more
+    /// (W1's loop +3 %, callgrind).
+    @inlinable @inline(__always)
     func callNext(_ entry: SubjectEntry<Value, Failure>, _ value: Value) {
-        callUnlessDisposed(entry.id, entry.flags) { entry.sink.send(next: value) }
+        let id = entry.id
+        callUnlessDisposed(id, entry.flags) { entry.send(next: value, at: id) }
     }
 
     @inlinable
@@ -340,14 +361,20 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
                     if joined.entries.count == 1 {
                         Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef { callNext($0, value) }
                     } else {
-                        for entry in joined.entries { callNext(entry, value) }
+                        let entries = joined.entries
+                        for index in entries.indices {
+                            Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { callNext($0, value) }
+                        }
                     }
                 } else if joined.entries.count == 1 {
                     // The event as it is: the value is not taken out of it (for a value that is a reference, or
                     // holds one, a retain and a release), and a new event would retain it once more.
                     Unmanaged.passUnretained(joined.entries[0])._withUnsafeGuaranteedRef { call($0, event) }
                 } else {
-                    for entry in joined.entries { call(entry, event) }
+                    let entries = joined.entries
+                    for index in entries.indices {
+                        Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { call($0, event) }
+                    }
                 }
             } else {
                 deliverToEarlierJoins(event, seen: seen)
@@ -444,43 +471,159 @@ struct StampedEvent<Value, Failure: Error> {
     }
 }
 
-/// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
+/// What a ``SubjectEntry`` calls: a subscriber's closure — a ``Sink``'s two cases — or a stage's `deliver`
+/// (``SubjectMappingEntry``: `map` right below a plain subject joined with an entry of its own), which takes
+/// the entry's address and each value. 17 bytes, as a ``Sink``: a closure has no spare bits for the tag.
 @usableFromInline
-final class SubjectEntry<Value, Failure: Error>: @unchecked Sendable {
-    // Safety: every field is immutable or atomic (`flags`); the sink is called only by the core's gate, one
-    // callback at a time, or by the entry's own catch-up on the joining thread before the gate calls it.
+enum SubjectEntryCallback<Value, Failure: Error> {
+    /// A values-only subscriber.
+    case values((Value) -> Void)
+    /// A subscriber of every event.
+    case events((Event<Value, Failure>) -> Void)
+    /// A values-only stage's entry, called with its own address (see ``SubjectMappingEntry``).
+    case stage((UnsafeRawPointer, Value) -> Void)
+
+    // The calls are the enum's own methods, as ``Sink``'s are: switching over the entry's stored callback
+    // from a method of the entry copied it (an outlined copy, a retain and a release of the closure's context
+    // per call), which a method of the enum, reading it in place, does not.
+
+    /// Sends `.next(value)` (see ``Sink/send(next:)``); `entry` is the entry's address, for a stage.
+    @inlinable @inline(__always)
+    func send(next value: Value, entry: UInt) {
+        switch self {
+        case .values(let next): next(value)
+        case .events(let action): action(.next(value))
+        case .stage(let deliver): deliver(UnsafeRawPointer(bitPattern: entry).unsafelyUnwrapped, value)
+        }
+    }
+
+    /// Sends `event` (see ``Sink/send(_:)``); a stage, values-only, ignores the terminal event, as a
+    /// ``Sink/values(_:)`` sink does.
+    @inlinable @inline(__always)
+    func send(_ event: Event<Value, Failure>, entry: UInt) {
+        switch self {
+        case .values(let next):
+            if case .next(let value) = event { next(value) }
+        case .events(let action):
+            action(event)
+        case .stage(let deliver):
+            if case .next(let value) = event { deliver(UnsafeRawPointer(bitPattern: entry).unsafelyUnwrapped, value) }
+        }
+    }
+}
+
+/// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
+///
+/// Not `Sendable`: an entry crosses threads only inside its core (the gate's queue, the join queue, the lists
+/// the owner calls), which synchronizes every access, and in its lifetime's closure, which its core adds
+/// unchecked (`addUnchecked`); every field is immutable or atomic (`flags`), and the callback is called only
+/// by the core's gate, one callback at a time, or by the entry's own catch-up on the joining thread before
+/// the gate calls it.
+///
+/// Layout: the 16-byte header, `core` and `lifetime` (8 + 8), the 17-byte callback, then the three flag bytes
+/// in its last word: 52 B, malloc's 64-byte class (in the order core, callback, lifetime it would be 59 B, the
+/// 80-byte class). Not final: ``SubjectMappingEntry`` adds a stage's closures after it (from byte 56).
+@usableFromInline
+class SubjectEntry<Value, Failure: Error> {
     /// The subject's core, for ``remove()`` (the entry is the context of the closure that calls it).
     @usableFromInline let core: SubjectCore<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
-    /// After the references: a ``Sink`` is 17 bytes, and the two flags follow it in its last word (51 B,
-    /// malloc's 64-byte class; in the order core, sink, lifetime it is 58 B, the 80-byte class).
-    @usableFromInline let sink: Sink<Value, Failure>
+    @usableFromInline let callback: SubjectEntryCallback<Value, Failure>
     /// Disposed, and skipped by the gate's owner (the engine's disposal state of a subscriber).
     @usableFromInline let flags = SubscriberFlags()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
 
     /// This entry's identity in the gate's `current`.
     @inlinable
-    var id: UInt { parkingAddress(of: self) }
+    final var id: UInt { parkingAddress(of: self) }
 
+    /// The entry of a subscriber's sink.
     @inlinable
     init(core: SubjectCore<Value, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.core = core
-        self.sink = sink
+        switch sink {
+        case .values(let next): callback = .values(next)
+        case .events(let action): callback = .events(action)
+        }
         self.lifetime = lifetime
+    }
+
+    /// A stage's entry (see ``SubjectMappingEntry``).
+    @inlinable
+    init(
+        core: SubjectCore<Value, Failure>, lifetime: CompositeDisposable,
+        stage deliver: @escaping (UnsafeRawPointer, Value) -> Void
+    ) {
+        self.core = core
+        callback = .stage(deliver)
+        self.lifetime = lifetime
+    }
+
+    /// The entry as a sink (a replaying subject's catch-up calls it so; a stage's entry never joins one).
+    @inlinable
+    final var sink: Sink<Value, Failure> {
+        switch callback {
+        case .values(let next): .values(next)
+        case .events(let action): .events(action)
+        case .stage: .values { value in self.send(next: value, at: self.id) }
+        }
+    }
+
+    /// Sends `.next(value)` to the subscriber (see ``Sink/send(next:)``); `id` is this entry's ``id``, which
+    /// the caller took already (taken again here, the optimizer retained and released the entry around the
+    /// call in a subject's delivery loop: W2's fan-out, measured).
+    @inlinable @inline(__always)
+    final func send(next value: Value, at id: UInt) {
+        callback.send(next: value, entry: id)
+    }
+
+    /// Sends `event` to the subscriber (see ``Sink/send(_:)``), as ``send(next:at:)``.
+    @inlinable @inline(__always)
+    final func send(_ event: Event<Value, Failure>, at id: UInt) {
+        callback.send(event, entry: id)
     }
 
     /// Removes this entry from the subject (its subscription was disposed); see ``SubjectCore/remove(_:)``.
     @inlinable
-    func remove() {
+    final func remove() {
         core.remove(self)
     }
 
     /// Called by the owner after the terminal event: ends the whole subscription.
     @inlinable
-    func finish() {
+    final func finish() {
         flags.markDisposed()
         lifetime.dispose()
+    }
+}
+
+/// `map`'s values-only subscription right below a plain subject (see ``SignalAnnex``): the subject's entry
+/// holds the transform and the subscriber's closure itself and sends the subscriber `next(transform(value))`,
+/// what the stage's sink closure would. 88 B (malloc's 96-byte class): one object where the sink's closure
+/// context (48 B, the 64-byte class) and an entry holding that sink (52 B, 64) were two.
+///
+/// Its callback, `deliver`, is made here, in the specialized code that makes the entry, and captures nothing
+/// (it is given the entry's address), so it has no context: a method overridden in this class, generic over
+/// the stage's own types, would run unspecialized (W1's first `map`: ~25 instructions more per value,
+/// measured). The address rather than the reference: passing the reference made the optimizer retain and
+/// release every entry around its call in the subject's delivery loop.
+@usableFromInline
+final class SubjectMappingEntry<Value, NewValue, Failure: Error>: SubjectEntry<Value, Failure> {
+    @usableFromInline let next: (NewValue) -> Void
+    @usableFromInline let transform: (Value) -> NewValue
+
+    @inlinable
+    init(
+        core: SubjectCore<Value, Failure>, next: @escaping (NewValue) -> Void,
+        transform: @escaping (Value) -> NewValue, lifetime: CompositeDisposable
+    ) {
+        self.next = next
+        self.transform = transform
+        super.init(core: core, lifetime: lifetime) { entry, value in
+            Unmanaged<SubjectMappingEntry<Value, NewValue, Failure>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+                $0.next($0.transform(value))
+            }
+        }
     }
 }
 

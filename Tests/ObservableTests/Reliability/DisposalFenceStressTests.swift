@@ -69,6 +69,17 @@ final class DisposalFenceStressTests: ResourceCheckedTestCase {
             sender: { subject.send(1) })
     }
 
+    /// `map` right below a plain subject joins it with one entry holding the transform and the subscriber's
+    /// closure (`SubjectMappingEntry`): the same fence.
+    func testAMapOfASubjectDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
+        let subject = Subject<Int, Never>()
+        XCTAssertNotNil(subject.signal.plainSubjectSource)
+        assertNoCallAfterDispose(
+            rounds: StressScale.scaled(20_000),
+            subscribe: { target in subject.map { $0 &+ 1 }.subscribe(next: { _ in target.receive() }) },
+            sender: { subject.send(1) })
+    }
+
     func testAMutablePropertySubscriberDisposedFromAnotherThreadIsNeverCalledAfterDisposeReturns() {
         let property = MutableProperty(0)
         assertNoCallAfterDispose(

@@ -421,6 +421,107 @@ final class BehaviorSubjectTests: ResourceCheckedTestCase {
     }
 }
 
+/// `map` right below a plain subject joins the subject with one entry of its own (`SubjectMappingEntry`, see
+/// `SignalAnnex`) instead of a sink closure and an entry holding it: the same behaviour as any other stage.
+final class SubjectMappingEntryTests: ResourceCheckedTestCase {
+    func testOnlyAPlainSubjectsSignalNamesItsSubject() {
+        let subject = Subject<Int, Never>()
+        XCTAssertNotNil(subject.signal.plainSubjectSource)
+        XCTAssertNil(subject.signal.debugInfo)
+        XCTAssertNil(subject.map { $0 }.plainSubjectSource)
+        XCTAssertNil(ReplaySubject<Int, Never>(capacity: 2).signal.plainSubjectSource)
+        XCTAssertNil(BehaviorSubject<Int, Never>(value: 0).signal.plainSubjectSource)
+        XCTAssertNil(Signal<Int, Never>(values: [1]).plainSubjectSource)
+    }
+
+    func testAMapOfASubjectTransformsEveryValueInOrderAndStopsWhenDisposed() {
+        let subject = Subject<Int, Never>()
+        let received = Locked<[String]>([])
+        subject.send(0)
+        let subscription = subject.map { "v\($0)" }.subscribe(next: { value in received.append(value) })
+        subject.send(1)
+        subject.send(2)
+        subscription.dispose()
+        subject.send(3)
+        XCTAssertEqual(received.values, ["v1", "v2"])
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testAMapOfASubjectEndsWithTheSubjectsTerminalEvent() {
+        let subject = Subject<Int, TestError>()
+        let received = Locked<[Int]>([])
+        let subscription = subject.map { $0 * 10 }.subscribe(next: { value in received.append(value) })
+        subject.send(1)
+        XCTAssertFalse(subscription.isDisposed)
+        subject.sendError(TestError(1))
+        subject.send(2)
+        XCTAssertEqual(received.values, [10])
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testAMapOfASubjectEndsWhenTheSubjectGoesAway() {
+        var subject: Subject<Int, Never>? = Subject<Int, Never>()
+        let subscription = subject!.map { $0 }.subscribe(next: { _ in })
+        XCTAssertFalse(subscription.isDisposed)
+        subject = nil
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testAMapOfASubjectThatEndedReceivesNothingAndEnds() {
+        let subject = Subject<Int, Never>()
+        subject.sendCompleted()
+        let received = Locked<[Int]>([])
+        let subscription = subject.map { $0 }.subscribe(next: { value in received.append(value) })
+        subject.send(1)
+        XCTAssertTrue(subscription.isDisposed)
+        XCTAssertEqual(received.values, [])
+    }
+
+    func testMappedAndPlainSubscribersOfOneSubjectEachReceiveEveryValueAndLeaveInAnyOrder() {
+        let subject = Subject<Int, Never>()
+        let log = Locked<[String]>([])
+        let first = subject.map { $0 * 2 }.subscribe(next: { value in log.append("a\(value)") })
+        let second = subject.subscribe(next: { value in log.append("b\(value)") })
+        let third = subject.map { -$0 }.subscribe(next: { value in log.append("c\(value)") })
+        let events = EventLog<String, Never>()
+        let fourth = subject.map { "d\($0)" }.subscribeEvents { events.append($0) }
+        subject.send(1)
+        first.dispose()
+        subject.send(2)
+        third.dispose()
+        subject.send(3)
+        second.dispose()
+        subject.sendCompleted()
+        XCTAssertEqual(log.values, ["a2", "b1", "c-1", "b2", "c-2", "b3"])
+        XCTAssertEqual(events.events, [.next("d1"), .next("d2"), .next("d3"), .completed])
+        XCTAssertTrue(fourth.isDisposed)
+    }
+
+    func testAMappedSubscriberDisposingItselfInItsCallbackReceivesNothingMore() {
+        let subject = Subject<Int, Never>()
+        let received = Locked<[Int]>([])
+        let box = DisposableBox()
+        box.disposable = subject.map { $0 + 100 }.subscribe(next: { value in
+            received.append(value)
+            box.disposable?.dispose()
+        })
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(received.values, [101])
+    }
+
+    func testAMapOfASubjectSubscribedWithAnObserverKeepsTheEventPath() {
+        let subject = Subject<Int, Never>()
+        let relay = Subject<Int, Never>()
+        let events = EventLog<Int, Never>()
+        relay.record(into: events)
+        subject.map { $0 * 3 }.subscribe(relay)
+        subject.send(1)
+        subject.sendCompleted()
+        XCTAssertEqual(events.events, [.next(3), .completed])
+    }
+}
+
 final class DisposableBox: @unchecked Sendable {
     var disposable: (any Disposable)?
 }

@@ -38,6 +38,14 @@ extension SignalConvertible {
             unsafeStart: { sink, lifetime in
                 switch sink {
                 case .values(let next):
+                    // Right below a plain subject, while the debugging tools track nothing (the annex says
+                    // both): the subject's entry holds the two closures, one object for what the sink's
+                    // context and an entry holding it would be (see `SignalAnnex`).
+                    if let source = upstream.plainSubjectSource, !DebugSwitch.needsSignalTracking {
+                        unsafeDowncast(source, to: SubjectCore<Value, Failure>.self)
+                            .joinMapping(next: next, transform: transform, lifetime: lifetime)
+                        return
+                    }
                     // A values-only subscriber ignores the terminal event: pass values on as values (no event
                     // made and matched again per stage, no context for the subscriber's closure).
                     upstream.start(.values { value in next(transform(value)) }, in: lifetime)
