@@ -253,7 +253,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// Adds a closure to run when the composite is disposed, for the library's own closures that are safe to
     /// run on any thread but that the compiler cannot prove `Sendable`: a closure made in a generic type's
-    /// method captures its generic parameters' metatypes, which are not `Sendable`.
+    /// method captures its generic parameters' metatypes, which are not `Sendable`; a subject's removal
+    /// closure captures its entry, which holds a non-`Sendable` callback that the closure never touches (it
+    /// reads the entry's constants and atomic flags only).
     ///
     /// Use it instead of bit-casting the closure to a `@Sendable` type: `unsafeBitCast` is generic, so the
     /// closure passed through it is wrapped in two reabstraction thunks, each a heap-allocated context

@@ -119,19 +119,8 @@ final class JoinCatchUp<Value, Failure: Error> {
     /// lock, which queues the source's `flush` for this subscriber when another thread owns the gate, and
     /// returns whether it did; then the catch-up stays linked for the owner, and `run` returns.
     ///
-    /// `isDisposed` reads the subscription's disposed flag (at each callback boundary).
-    @inlinable
-    func run<Op>(
-        initial: some Collection<Event<Value, Failure>>, sink: Sink<Value, Failure>, gate: SerialGate<Op>,
-        isDisposed: () -> Bool, giveToOwner: () -> Bool, unlink: () -> Void, end: () -> Void
-    ) {
-        run(
-            initial: initial, send: { sink.send($0) }, gate: gate, isDisposed: isDisposed, giveToOwner: giveToOwner,
-            unlink: unlink, end: end)
-    }
-
-    /// ``run(initial:sink:gate:isDisposed:giveToOwner:unlink:end:)``, calling the subscriber through `send`
-    /// (an entry that keeps its sink in ``SerializedCallbacks``).
+    /// `send` calls the subscriber (through its entry's ``SerializedCallbacks``); `isDisposed` reads the
+    /// subscription's disposed flag (at each callback boundary).
     @inlinable
     func run<Op>(
         initial: some Collection<Event<Value, Failure>>, send: (Event<Value, Failure>) -> Void,
@@ -165,7 +154,7 @@ final class JoinCatchUp<Value, Failure: Error> {
         if outcome == .ended { end() }
     }
 
-    /// What the joiner does next, decided under the source's lock by ``run(initial:sink:gate:isDisposed:giveToOwner:unlink:end:)``.
+    /// What the joiner does next, decided under the source's lock by ``run(initial:send:gate:isDisposed:giveToOwner:unlink:end:)``.
     @usableFromInline
     enum Step {
         /// It fell behind: offer the backlog to the owner.

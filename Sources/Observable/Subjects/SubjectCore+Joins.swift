@@ -22,7 +22,7 @@ extension SubjectCore {
             let replay = buffer[bufferStart...]
             let terminal = submittedTerminal
             let ended = terminal != nil || shutdownSubmitted
-            catchingUp.append((ObjectIdentifier(entry), catchUp))
+            catchingUp.link(catchUp, for: entry)
             catchUps.begin()
             // After the end was submitted nothing will be delivered but the replay and the terminal event,
             // if any: no place to take (the queue closes when the owner performs that end).
@@ -48,14 +48,16 @@ extension SubjectCore {
         }
         let unlink = { self.unlink(catchUp) }
         let end = { entry.finish() }
+        let id = entry.id
+        let send = { (event: Event<Value, Failure>) in entry.send(event, at: id) }
         if let terminal {
             let events = replay.map { Event<Value, Failure>.next($0) } + [terminal]
             catchUp.run(
-                initial: events, sink: entry.sink, gate: self, isDisposed: isDisposed, giveToOwner: giveToOwner,
+                initial: events, send: send, gate: self, isDisposed: isDisposed, giveToOwner: giveToOwner,
                 unlink: unlink, end: end)
         } else {
             catchUp.run(
-                initial: replay.lazy.map { .next($0) }, sink: entry.sink, gate: self, isDisposed: isDisposed,
+                initial: replay.lazy.map { .next($0) }, send: send, gate: self, isDisposed: isDisposed,
                 giveToOwner: giveToOwner, unlink: unlink, end: end)
         }
     }
@@ -63,9 +65,7 @@ extension SubjectCore {
     /// Ends `catchUp`'s link: the owner calls its subscriber from now on. Called under the gate's lock.
     @inlinable
     func unlink(_ catchUp: JoinCatchUp<Value, Failure>) {
-        if let index = catchingUp.firstIndex(where: { $0.catchUp === catchUp }) {
-            catchingUp.remove(at: index)
-        }
+        catchingUp.unlink(catchUp)
         catchUps.end()
     }
 
@@ -87,8 +87,7 @@ extension SubjectCore {
     /// The catch-up of `entry`, if it is catching up. Called under the gate's lock.
     @inlinable
     func catchUp(of entry: SubjectEntry<Value, Failure>) -> JoinCatchUp<Value, Failure>? {
-        let id = ObjectIdentifier(entry)
-        return catchingUp.first(where: { $0.entry == id })?.catchUp
+        catchingUp.catchUp(of: entry)
     }
 
     /// Called by the owner instead of calling `entry` with `event`, when `entry` is catching up: appends

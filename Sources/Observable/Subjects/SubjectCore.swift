@@ -65,8 +65,7 @@ final class SubjectCore<Value, Failure: Error>: SerialGate<SubjectOp<Value, Fail
     @usableFromInline @exclusivity(unchecked) var shutdownSubmitted = false
     /// An ordered core's subscribers that are catching up (see ``JoinCatchUp``), by entry. Guarded by
     /// `lock`. Kept beside the entries rather than in them: an entry stays in malloc's 64-byte class.
-    @usableFromInline @exclusivity(unchecked) var catchingUp:
-        [(entry: ObjectIdentifier, catchUp: JoinCatchUp<Value, Failure>)] = []
+    @usableFromInline @exclusivity(unchecked) var catchingUp = CatchingUpSubscribers<Value, Failure>()
     /// `catchingUp.count`, changed under the gate's lock: while it is 0 the owner calls every entry without looking.
     /// Decremented (releasing) after the joiner's last callback; the owner loads it acquiring, so a call it
     /// makes after reading 0 comes after that callback.
@@ -514,11 +513,12 @@ enum SubjectEntryCallback<Value, Failure: Error> {
 
 /// One subscriber of a subject; its subscription's lifetime holds a closure that removes it.
 ///
-/// Not `Sendable`: an entry crosses threads only inside its core (the gate's queue, the join queue, the lists
-/// the owner calls), which synchronizes every access, and in its lifetime's closure, which its core adds
-/// unchecked (`addUnchecked`); every field is immutable or atomic (`flags`), and the callback is called only
-/// by the core's gate, one callback at a time, or by the entry's own catch-up on the joining thread before
-/// the gate calls it.
+/// Not `Sendable` (it is not final: ``SubjectMappingEntry`` extends it): an entry crosses threads only inside
+/// its core (the gate's queue, the join queue, the lists the owner calls), which synchronizes every access,
+/// and in its lifetime's closure, which its core adds unchecked (`addUnchecked`) and which reads only the
+/// entry's constants and atomic `flags` (``remove()``). Every field is immutable or atomic; the callback is
+/// in ``SerializedCallbacks``, called by the core's gate or by the entry's own catch-up on the joining
+/// thread before the gate calls it, one thread at a time (checked in debug builds).
 ///
 /// Layout: the 16-byte header, `core` and `lifetime` (8 + 8), the 17-byte callback, then the three flag bytes
 /// in its last word: 52 B, malloc's 64-byte class (in the order core, callback, lifetime it would be 59 B, the
@@ -528,7 +528,8 @@ class SubjectEntry<Value, Failure: Error> {
     /// The subject's core, for ``remove()`` (the entry is the context of the closure that calls it).
     @usableFromInline let core: SubjectCore<Value, Failure>
     @usableFromInline let lifetime: CompositeDisposable
-    @usableFromInline let callback: SubjectEntryCallback<Value, Failure>
+    /// The subscriber's callback, called one thread at a time (checked in debug builds).
+    @usableFromInline let callbacks: SerializedCallbacks<SubjectEntryCallback<Value, Failure>>
     /// Disposed, and skipped by the gate's owner (the engine's disposal state of a subscriber).
     @usableFromInline let flags = SubscriberFlags()
     @usableFromInline let resourceToken = ResourceToken()  // ResourceCounter (leak checks)
@@ -542,8 +543,8 @@ class SubjectEntry<Value, Failure: Error> {
     init(core: SubjectCore<Value, Failure>, sink: Sink<Value, Failure>, lifetime: CompositeDisposable) {
         self.core = core
         switch sink {
-        case .values(let next): callback = .values(next)
-        case .events(let action): callback = .events(action)
+        case .values(let next): callbacks = SerializedCallbacks(.values(next))
+        case .events(let action): callbacks = SerializedCallbacks(.events(action))
         }
         self.lifetime = lifetime
     }
@@ -555,18 +556,8 @@ class SubjectEntry<Value, Failure: Error> {
         stage deliver: @escaping (UnsafeRawPointer, Value) -> Void
     ) {
         self.core = core
-        callback = .stage(deliver)
+        callbacks = SerializedCallbacks(.stage(deliver))
         self.lifetime = lifetime
-    }
-
-    /// The entry as a sink (a replaying subject's catch-up calls it so; a stage's entry never joins one).
-    @inlinable
-    final var sink: Sink<Value, Failure> {
-        switch callback {
-        case .values(let next): .values(next)
-        case .events(let action): .events(action)
-        case .stage: .values { value in self.send(next: value, at: self.id) }
-        }
     }
 
     /// Sends `.next(value)` to the subscriber (see ``Sink/send(next:)``); `id` is this entry's ``id``, which
@@ -574,13 +565,13 @@ class SubjectEntry<Value, Failure: Error> {
     /// call in a subject's delivery loop: W2's fan-out, measured).
     @inlinable @inline(__always)
     final func send(next value: Value, at id: UInt) {
-        callback.send(next: value, entry: id)
+        callbacks.call { $0.send(next: value, entry: id) }
     }
 
     /// Sends `event` to the subscriber (see ``Sink/send(_:)``), as ``send(next:at:)``.
     @inlinable @inline(__always)
     final func send(_ event: Event<Value, Failure>, at id: UInt) {
-        callback.send(event, entry: id)
+        callbacks.call { $0.send(event, entry: id) }
     }
 
     /// Removes this entry from the subject (its subscription was disposed); see ``SubjectCore/remove(_:)``.

@@ -20,11 +20,10 @@ final class JoinCatchUpRunTests: XCTestCase {
         /// Called in each callback with the number of events received so far (the owner's moves).
         var duringCallback: (Int) -> Void = { _ in }
 
-        var sink: Sink<Int, Never> {
-            Sink { event in
-                self.received.append(event)
-                self.duringCallback(self.received.count)
-            }
+        /// The subscriber.
+        func send(_ event: Event<Int, Never>) {
+            received.append(event)
+            duringCallback(received.count)
         }
 
         /// Hands `events` over, as the source's owner does, under the lock.
@@ -39,7 +38,7 @@ final class JoinCatchUpRunTests: XCTestCase {
             giveToOwner: @escaping () -> Bool = { false }
         ) {
             catchUp.run(
-                initial: initial, sink: sink, gate: gate, isDisposed: isDisposed,
+                initial: initial, send: send, gate: gate, isDisposed: isDisposed,
                 giveToOwner: {
                     self.gives += 1
                     return giveToOwner()
