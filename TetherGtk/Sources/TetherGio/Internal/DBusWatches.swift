@@ -202,7 +202,10 @@ final class NameWatch: Disposable, @unchecked Sendable {
 /// runs (always, even when cancelled).
 final class MethodCall: Disposable, @unchecked Sendable {
     // Safety: the closures and `cancellable` are immutable and thread-safe (GCancellable is); `disposed` is
-    // atomic.
+    // atomic. The reply arrives on the main context's thread: `init` ends with a releasing store of
+    // `disposed` and `received` starts with an acquiring load of it, so the fields written on the calling
+    // thread are visible there through Tether's own synchronization, not only through GLib's queues
+    // (which Thread Sanitizer cannot see: GLib is not instrumented).
     private let handle: @Sendable (OpaquePointer) -> DBusError?
     private let sendFailure: @Sendable (DBusError) -> Void
     private let connection: DBusConnection
@@ -217,6 +220,7 @@ final class MethodCall: Disposable, @unchecked Sendable {
         self.handle = handle
         self.sendFailure = fail
         cancellable = g_cancellable_new()
+        disposed.store(false, ordering: .releasing)  // publishes the fields (see the notes above)
     }
 
     deinit { g_object_unref(cancellable) }
@@ -244,9 +248,11 @@ final class MethodCall: Disposable, @unchecked Sendable {
     }
 
     private func received(_ result: OpaquePointer?) {
+        // Pairs with the release at the end of `init`, before any field is read on this thread.
+        let disposedBeforeReply = isDisposed
         var error: UnsafeMutablePointer<GError>?
         let reply = g_dbus_connection_call_finish(connection.connection, result, &error)
-        if isDisposed {
+        if disposedBeforeReply || isDisposed {
             if let reply { g_variant_unref(reply) }
             g_clear_error(&error)
             return
