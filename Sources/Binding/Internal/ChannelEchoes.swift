@@ -22,6 +22,7 @@ struct ChannelEcho<Value> {
 /// transitions, with the lock released. The rules are ``ChannelCore``'s (see its notes); they are tested
 /// here one transition at a time (`ChannelEchoesTests`).
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// var echoes = ChannelEchoes<Int>()
 /// let id = echoes.announce(5)               // a set of 5 is about to be made

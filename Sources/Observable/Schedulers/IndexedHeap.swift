@@ -16,6 +16,7 @@ import TetherEngine
 /// Equal priorities come out in no particular order, so make priorities unique (``TestScheduler`` adds a
 /// sequence number) where order matters.
 ///
+/// <!-- example: skip -->
 /// ```swift
 /// var heap = IndexedHeap<String, Int, String>()
 /// heap.insert(key: "late", priority: 5, payload: "c")
