@@ -48,7 +48,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// The plain subject's core whose `signal` this is (see ``SignalAnnex``), as the subject handed it over;
     /// `nil` for every other signal.
     @inlinable
-    package var plainSubjectSource: AnyObject? { annex?.plainSubject }
+    package var plainSubjectSource: (AnyObject & Sendable)? { annex?.plainSubject }
 
     /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
     /// unless ``TetherDebug`` is tracking.
@@ -70,7 +70,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// join the subject with one object of its own instead of a sink's closure: see ``SignalAnnex``).
     @inlinable
     package init(
-        plainSubject source: AnyObject, function: StaticString = #function, file: StaticString = #fileID,
+        plainSubject source: AnyObject & Sendable, function: StaticString = #function, file: StaticString = #fileID,
         unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
     ) {
         self.startHandler = startHandler
@@ -192,7 +192,9 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     public var signal: Signal<Value, Failure> {
         // An operator reads `signal` of each input just before it makes its own signal: while tracking,
         // that is how the new signal learns its inputs (see `SignalDebugInfo.made(by:in:type:)`).
-        if _slowPath(debugInfo != nil) { debugInfo.unsafelyUnwrapped.noteReadIfTracking() }
+        // The annex, not `debugInfo`: telling debug info from a subject takes a type test, which made this
+        // getter too large to inline (W5's inner signals: a call and two retains per read, callgrind).
+        if _slowPath(annex != nil) { annex.unsafelyUnwrapped.noteReadIfTracking() }
         return self
     }
 
@@ -262,7 +264,9 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
 /// subscriber's closure — instead of a sink closure whose context holds those two, and a record holding
 /// that sink (one allocation fewer per live subscription; the stage's behaviour is the same: see
 /// `SubjectCore.joinMapping(next:transform:lifetime:)`). While the debugging tools track pipelines a
-/// subject's signal carries its debug info instead, and `map` starts it as any other.
+/// subject's signal carries its debug info instead, and `map` starts it as any other. A plain subject's
+/// signal given a name (`named(_:)`) carries its debug info, which keeps the subject's core: with the graph
+/// off the named stage starts the subject as it is, so `map` below it still joins the subject.
 ///
 /// One reference, told apart by its class: as an enum of two references, copying a signal went through an
 /// outlined copy and destroy of the enum (W8, a cold signal made and subscribed: ~6 instructions more per
@@ -272,7 +276,7 @@ package struct SignalAnnex {
     /// A ``SignalDebugInfo``, or the core of the plain subject whose `signal` this is (only a `Signal` with
     /// the subject's own `Value` and `Failure` carries it: the subject's `signal`, or that signal linked for
     /// deep chains).
-    @usableFromInline let object: AnyObject
+    @usableFromInline let object: AnyObject & Sendable
 
     @inlinable
     init(debugInfo: SignalDebugInfo) {
@@ -280,7 +284,7 @@ package struct SignalAnnex {
     }
 
     @inlinable
-    init(plainSubject source: AnyObject) {
+    init(plainSubject source: AnyObject & Sendable) {
         object = source
     }
 
@@ -293,10 +297,21 @@ package struct SignalAnnex {
         return nil
     }
 
-    /// The plain subject's core (see ``Signal/plainSubjectSource``).
+    /// Called by `Signal.signal`: notes the signal's debug info as read, if it has one (see
+    /// ``SignalDebugInfo/noteReadIfTracking()``). Out of line, as that is.
+    @usableFromInline
+    @inline(never)
+    func noteReadIfTracking() {
+        debugInfo?.noteReadIfTracking()
+    }
+
+    /// The plain subject's core (see ``Signal/plainSubjectSource``): the object itself, or a named plain
+    /// subject's, which its debug info keeps (see ``SignalDebugInfo/plainSubject``).
     @inlinable
-    var plainSubject: AnyObject? {
-        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(SignalDebugInfo.self) { return nil }
+    var plainSubject: (AnyObject & Sendable)? {
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(SignalDebugInfo.self) {
+            return unsafeDowncast(object, to: SignalDebugInfo.self).plainSubject
+        }
         return object
     }
 }

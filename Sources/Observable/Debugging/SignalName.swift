@@ -19,9 +19,12 @@ extension SignalConvertible {
         let base = signal
         // `signal` noted `base` as the input of the next signal made here; the named copy replaces it.
         DebugThreadContext.current.clearPendingInputs()
+        // A plain subject's signal keeps its subject (see `SignalAnnex`): the named stage only records while
+        // the graph is on, so with the graph off `map` below it may join the subject as below the unnamed.
         let info =
             base.debugInfo?.named(name)
-            ?? SignalDebugInfo(name: name, operatorName: "Signal", inputs: [])
+            ?? SignalDebugInfo(
+                name: name, operatorName: "Signal", inputs: [], plainSubject: base.plainSubjectSource)
         return base.recording(as: info)
     }
 }

@@ -62,6 +62,38 @@ final class SignalNameTests: DebugTestCase {
         XCTAssertTrue(completed)
     }
 
+    func testANamedPlainSubjectIsStillJoinedByMapWhileTheGraphIsOff() {
+        let subject = Subject<Int, Never>()
+        let named = subject.named("joined.source")
+        XCTAssertNotNil(named.plainSubjectSource, "the named stage only records with the graph on")
+        XCTAssertTrue(named.plainSubjectSource === subject.signal.plainSubjectSource)
+        XCTAssertEqual(named.description, "joined.source")
+        var values: [Int] = []
+        let subscription = named.map { $0 * 10 }.named("joined.tens").subscribe(next: { values.append($0) })
+        subject.send(1)
+        subject.send(2)
+        subscription.dispose()
+        subject.send(3)
+        XCTAssertEqual(values, [10, 20])
+        XCTAssertTrue(TetherDebug.graph(matching: "joined").isEmpty)
+    }
+
+    func testANamedPlainSubjectSubscribedWithTheGraphOnRecordsItsValues() {
+        let subject = Subject<Int, Never>()
+        let named = subject.named("recorded.source")  // named while the graph is off: it keeps its subject
+        XCTAssertNotNil(named.plainSubjectSource)
+        TetherDebug.isEnabled = true
+        var values: [Int] = []
+        let subscription = named.map { $0 + 1 }.subscribe(next: { values.append($0) })
+        subject.send(1)
+        subject.send(2)
+        let graph = TetherDebug.graph(matching: "recorded")
+        XCTAssertEqual(graph.nodes.map(\.label).first, "recorded.source")
+        XCTAssertEqual(graph.nodes.first?.values, 2, "map started the named stage, which recorded")
+        XCTAssertEqual(values, [2, 3])
+        subscription.dispose()
+    }
+
     func testWithTheGraphOnUnnamedSignalsAreNamedByTheirOperators() {
         TetherDebug.isEnabled = true
         let chain = Signal(values: [1, 2]).map { $0 }.filter { $0 > 0 }

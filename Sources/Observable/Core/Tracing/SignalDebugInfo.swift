@@ -21,9 +21,14 @@ package final class SignalDebugInfo: Sendable {
     package let source: ObjectIdentifier?
     /// The gate of that object (a subject's or a property's), for the reentrancy check.
     let gate: (any ReentrancyProbe)?
+    /// For a plain subject's `signal` given a name: the subject's core (see ``SignalAnnex``). The named
+    /// stage only records while the graph is on; otherwise it starts the subject's subscription as it is,
+    /// so a `map` below it may still join the subject with one entry (W1 with named stages).
+    @usableFromInline let plainSubject: (AnyObject & Sendable)?
 
     init(
-        name: String?, operatorName: String, inputs: [SignalDebugInfo], source: AnyObject? = nil
+        name: String?, operatorName: String, inputs: [SignalDebugInfo], source: AnyObject? = nil,
+        plainSubject: (AnyObject & Sendable)? = nil
     ) {
         id = signalNumbers.add(1)
         self.name = name
@@ -31,6 +36,7 @@ package final class SignalDebugInfo: Sendable {
         self.inputs = inputs
         self.source = source.map(ObjectIdentifier.init)
         self.gate = source as? any ReentrancyProbe
+        self.plainSubject = plainSubject
     }
 
     private init(copying other: SignalDebugInfo, name: String?) {
@@ -40,6 +46,7 @@ package final class SignalDebugInfo: Sendable {
         inputs = other.inputs
         source = other.source
         gate = other.gate
+        plainSubject = other.plainSubject
     }
 
     /// The name the tools show: the given name, else the inputs' labels with the operator:
@@ -66,11 +73,9 @@ package final class SignalDebugInfo: Sendable {
         return copy
     }
 
-    /// Called by `Signal.signal` for a signal that has debug info: while tracking, this signal is about to
-    /// be an input of the next one made on this thread. Out of line, so that a getter of a signal without
-    /// debug info is one load and one branch.
-    @usableFromInline
-    @inline(never)
+    /// Called by `Signal.signal` for a signal that has debug info (through its annex, out of line, so that
+    /// the getter of a signal without an annex is one load and one branch): while tracking, this signal is
+    /// about to be an input of the next one made on this thread.
     func noteReadIfTracking() {
         if DebugSwitch.isTracking { noteRead() }
     }
