@@ -50,8 +50,9 @@ enum Goals {
     static let w6ObservableObject = "≤ 1.5×"
     /// W6 `@Observed` set with no observer, against a plain stored property.
     static let w6NoObserver = "≤ 2×"
-    /// W6 `MutableProperty` set with one observer, against a mutex + closure.
-    static let w6MutableProperty = "≤ 2×"
+    /// W6 `MutableProperty` set with one observer, against a mutex + closure (issue 42's goal; DESIGN.md's
+    /// is ≤ 2×).
+    static let w6MutableProperty = "≤ 1.05×"
     /// W7 a notification through the bridge, against a raw block observer.
     static let w7Notification = "≤ 1.15×"
     /// W9: the W6 set must not grow with the number of other observed objects.
