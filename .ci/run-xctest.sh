@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the XCTest tests of a built test binary in parallel processes, whole test classes per run of the
-# binary, on every core: the sanitizer runs of .ci/run (Thread Sanitizer) and .ci/leaks.sh (AddressSanitizer).
+# binary, on every core: the optimized build's and the Thread Sanitizer runs of .ci/run, and .ci/leaks.sh
+# (AddressSanitizer).
 #
 #   .ci/run-xctest.sh BINARY LOG [--skip REGEX] [--jobs N] [--durations TEST_LOG]
 #
