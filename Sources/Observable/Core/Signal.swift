@@ -91,6 +91,25 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         self.init(unsafeStart: startHandler, function: function, file: file)
     }
 
+    /// A signal made of other signals by an operator that flattens chains of itself (`concat`, `catch`):
+    /// while the debugging tools track nothing, its annex keeps `parts`, which the same operator applied to
+    /// this signal reads back through ``compositionParts`` (see ``SignalComposition``).
+    init(
+        composedOf parts: AnyObject, function: StaticString, file: StaticString = #fileID,
+        unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) {
+        self.startHandler = startHandler
+        if DebugSwitch.needsSignalTracking {
+            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
+        } else {
+            annex = SignalAnnex(composition: SignalComposition(parts))
+        }
+    }
+
+    /// The parts this signal is composed of, if an operator that flattens chains of itself made it while
+    /// the debugging tools tracked nothing (see ``SignalComposition``); `nil` for every other signal.
+    var compositionParts: AnyObject? { annex?.compositionParts }
+
     /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`), with its annex.
     init(
         linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
@@ -257,7 +276,8 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     }
 }
 
-/// What a ``Signal`` holds besides its start closure: its debug info, or the plain subject it starts.
+/// What a ``Signal`` holds besides its start closure: its debug info, the plain subject it starts, or the
+/// signals it is composed of (a chain of `concat`s or `catch`es, see ``SignalComposition``).
 ///
 /// A plain subject's `signal` names the subject's core so that `map` right below it can join the subject
 /// with a single object — the subject's record of the subscriber, holding the transform and the
@@ -288,6 +308,10 @@ package struct SignalAnnex {
         object = source
     }
 
+    init(composition: SignalComposition) {
+        object = composition
+    }
+
     /// The debug info (see ``Signal/debugInfo``): `SignalDebugInfo` is final, so its class is compared.
     @inlinable
     var debugInfo: SignalDebugInfo? {
@@ -309,10 +333,21 @@ package struct SignalAnnex {
     /// subject's, which its debug info keeps (see ``SignalDebugInfo/plainSubject``).
     @inlinable
     var plainSubject: (AnyObject & Sendable)? {
-        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(SignalDebugInfo.self) {
+        let kind = ObjectIdentifier(type(of: object))
+        if kind == ObjectIdentifier(SignalDebugInfo.self) {
             return unsafeDowncast(object, to: SignalDebugInfo.self).plainSubject
         }
+        if kind == ObjectIdentifier(SignalComposition.self) { return nil }
         return object
+    }
+
+    /// The parts of a signal composed of others (see ``SignalComposition``), as the operator that made
+    /// it recorded them; `nil` for every other signal.
+    var compositionParts: AnyObject? {
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(SignalComposition.self) {
+            return unsafeDowncast(object, to: SignalComposition.self).parts
+        }
+        return nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Observable
+import TetherTestSupport
 import XCTest
 
 /// `TetherDebug.graph(matching:)`: what is alive after subscribing and after disposing.
@@ -166,5 +167,44 @@ final class PipelineGraphTests: DebugTestCase {
         let subscription = subject.named("theirs").subscribe(next: { _ in })
         XCTAssertTrue(TetherDebug.expectNothingAlive(matching: "mine") { XCTFail($0) })
         subscription.dispose()
+    }
+
+    func testChainsOfConcatsAndCatchesBuiltWhileTheGraphIsOnOrOffDeliverAlike() {
+        // Off, a chain of `concat`s (or `catch`es) is one list of signals; on, each is a stage of the graph.
+        let concatsOff = Signal<Int, Never>(value: 1).concat(Signal(value: 2))
+        let catchesOff = Signal<Int, TestError>(error: TestError(1)).catch { error in
+            Signal<Int, TestError>(value: error.code).concat(Signal(error: TestError(2)))
+        }
+        TetherDebug.isEnabled = true
+        let concatsOn = concatsOff.concat(Signal(value: 3)).concat(Signal(value: 4))
+        let catchesOn = catchesOff.catch { error in
+            Signal<Int, TestError>(value: error.code).concat(Signal(error: TestError(3)))
+        }
+        let subject = Subject<Int, Never>()
+        let live = subject.named("chain.source").concat(Signal(value: 0)).concat(Signal(value: 1))
+            .subscribe(next: { _ in })
+        XCTAssertEqual(TetherDebug.graph(matching: "chain").nodes.first?.label, "chain.source")
+        live.dispose()
+        TetherDebug.isEnabled = false
+        let concatsAfter = concatsOn.concat(Signal(value: 5))
+        let catchesAfter = catchesOn.catch { error in Signal<Int, TestError>(value: error.code) }
+
+        var values: [Int] = []
+        for signal in [concatsOff, concatsOn, concatsAfter] {
+            signal.subscribe(next: { values.append($0) }, completed: { values.append(-1) })
+        }
+        XCTAssertEqual(values, [1, 2, -1, 1, 2, 3, 4, -1, 1, 2, 3, 4, 5, -1])
+        var events: [Event<Int, TestError>] = []
+        for signal in [catchesOff, catchesOn, catchesAfter] {
+            signal.subscribe(
+                next: { events.append(.next($0)) }, error: { events.append(.error($0)) },
+                completed: { events.append(.completed) })
+        }
+        XCTAssertEqual(
+            events,
+            [
+                .next(1), .error(TestError(2)), .next(1), .next(2), .error(TestError(3)), .next(1), .next(2),
+                .next(3), .completed,
+            ])
     }
 }

@@ -11,22 +11,16 @@ extension SignalConvertible {
     /// Signal(values: [1, 2]).concat(Signal(values: [3])).subscribe(next: { print($0) })   // 1 2 3
     /// ```
     /// Marble: `-1-2-|` concat `-3-|` → `-1-2--3-|`
-    @inlinable
+    ///
+    /// A chain of `concat`s built one at a time — `chain = chain.concat(next)` in a loop — runs as one
+    /// list of signals: each value crosses one stage, however many `concat`s came before it.
     public func concat<Other: SignalConvertible>(
         _ other: Other
     ) -> Signal<Value, Failure> where Other.Value == Value, Other.Failure == Failure {
-        let first = signal
-        let second = other.signal
-        return Signal(unsafeStart: { sink, lifetime in
-            let output = OperatorOutput(sink, lifetime)
-            first.startAsStage(in: lifetime) { event in
-                guard case .completed = event else {
-                    output.forward(event)
-                    return nil
-                }
-                return { second.start(sink, in: lifetime) }
-            }
-        })
+        let parts = ConcatenatedSignals(signal, then: other.signal)
+        return Signal(composedOf: parts, function: #function) { sink, lifetime in
+            ConcatenatedSignals.start(parts.signals, at: 0, sink, in: lifetime)
+        }
     }
 
     /// Ignores this signal's values; when it completes, continues with the signal that `next`

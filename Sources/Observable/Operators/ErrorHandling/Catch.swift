@@ -13,11 +13,23 @@ extension SignalConvertible {
     /// let safe: Signal<Data, Never> = download.catch { _ in Signal(value: cachedData) }
     /// ```
     /// Marble: `-1-2-X`, replacement `-9-|` → `-1-2--9-|`
-    @inlinable
+    ///
+    /// A chain of `catch`es whose replacements fail as their upstream does, built one at a time, runs as one
+    /// list of handlers: each value crosses one stage, however many `catch`es came before it.
     public func `catch`<Replacement: SignalConvertible>(
         _ handler: @escaping @Sendable (Failure) -> Replacement
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         let upstream = signal
+        if Replacement.Failure.self == Failure.self {
+            // The same type, so the casts change nothing; they let the chain hold one handler type.
+            let chain = CatchChain(upstream) { failure in
+                unsafeBitCast(handler(failure).signal, to: Signal<Value, Failure>.self)
+            }
+            let chained = Signal<Value, Failure>(composedOf: chain, function: #function) { sink, lifetime in
+                chain.start(sink, in: lifetime)
+            }
+            return unsafeBitCast(chained, to: Signal<Value, Replacement.Failure>.self)
+        }
         return Signal(unsafeStart: { sink, lifetime in
             // The source is a stage of its own: it ends before the replacement starts.
             let output = OperatorOutput(sink, lifetime)
