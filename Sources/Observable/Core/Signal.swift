@@ -47,7 +47,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
 
     /// The plain subject's core whose `signal` this is (see ``SignalAnnex``), as the subject handed it over;
     /// `nil` for every other signal.
-    @inlinable
+    @inlinable @inline(__always)
     package var plainSubjectSource: (AnyObject & Sendable)? { annex?.plainSubject }
 
     /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
@@ -331,7 +331,8 @@ package struct SignalAnnex {
 
     /// The plain subject's core (see ``Signal/plainSubjectSource``): the object itself, or a named plain
     /// subject's, which its debug info keeps (see ``SignalDebugInfo/plainSubject``).
-    @inlinable
+    /// Always inlined into `map`'s start, which reads it for every `map` (as a call: W1's scaling rows +0.7 %).
+    @inlinable @inline(__always)
     var plainSubject: (AnyObject & Sendable)? {
         let kind = ObjectIdentifier(type(of: object))
         if kind == ObjectIdentifier(SignalDebugInfo.self) {
