@@ -8,7 +8,7 @@
 /// its upstream's parts back (``Signal/compositionParts``) and, if they are its own kind for the same
 /// `Value` and `Failure`, extends them: every value crosses one stage, whatever the nesting.
 ///
-/// `parts` is the operator's own type (`ConcatenatedSignals`, `CatchChain`); this class only tells the
+/// `parts` is the operator's own type (`concat`'s `PersistentList` of signals, `CatchChain`); this class only tells the
 /// annex's kinds apart by its identity (see ``SignalAnnex``). While the debugging tools track pipelines
 /// the annex is the signal's debug info instead, and the operator nests as it would without this.
 @usableFromInline

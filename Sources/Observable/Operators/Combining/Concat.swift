@@ -17,9 +17,10 @@ extension SignalConvertible {
     public func concat<Other: SignalConvertible>(
         _ other: Other
     ) -> Signal<Value, Failure> where Other.Value == Value, Other.Failure == Failure {
-        let parts = ConcatenatedSignals(signal, then: other.signal)
-        return Signal(composedOf: parts, function: #function) { sink, lifetime in
-            ConcatenatedSignals.start(parts.signals, at: 0, sink, in: lifetime)
+        let first = signal
+        let signals = (first.compositionParts as? PersistentList ?? PersistentList(first)).appending(other.signal)
+        return Signal(composedOf: signals, function: #function) { sink, lifetime in
+            Signal.startConcatenated(signals.elements, at: 0, sink, in: lifetime)
         }
     }
 
@@ -157,5 +158,27 @@ extension Signal {
     ) -> Signal
     where Signals.Element: SignalConvertible, Signals.Element.Value == Value, Signals.Element.Failure == Failure {
         Signal<Signal, Failure>(values: signals.map(\.signal)).concat()
+    }
+}
+
+extension Signal {
+    /// Runs `signals[index...]` for one subscription of a chain of `concat(_:)`s: each as a stage that
+    /// forwards its values and its error and, when it completes, starts the next; the last straight into
+    /// `sink`. The chain's list (a ``PersistentList`` that each `concat` extends) is its annex's parts.
+    static func startConcatenated(
+        _ signals: [Signal], at index: Int, _ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable
+    ) {
+        if index == signals.count - 1 {
+            signals[index].start(sink, in: lifetime)
+            return
+        }
+        let output = OperatorOutput(sink, lifetime)
+        signals[index].startAsStage(in: lifetime) { event in
+            guard case .completed = event else {
+                output.forward(event)
+                return nil
+            }
+            return { startConcatenated(signals, at: index + 1, sink, in: lifetime) }
+        }
     }
 }

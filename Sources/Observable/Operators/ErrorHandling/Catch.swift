@@ -31,19 +31,8 @@ extension SignalConvertible {
             return unsafeBitCast(chained, to: Signal<Value, Replacement.Failure>.self)
         }
         return Signal(unsafeStart: { sink, lifetime in
-            // The source is a stage of its own: it ends before the replacement starts.
-            let output = OperatorOutput(sink, lifetime)
-            upstream.startAsStage(in: lifetime) { event in
-                switch event {
-                case .next(let value):
-                    output.send(value)
-                    return nil
-                case .completed:
-                    output.finish(.completed)
-                    return nil
-                case .error(let failure):
-                    return { handler(failure).signal.start(sink, in: lifetime) }
-                }
+            upstream.startAsCatchStage(sink, in: lifetime) { failure in
+                handler(failure).signal.start(sink, in: lifetime)
             }
         })
     }
@@ -71,5 +60,74 @@ extension SignalConvertible {
         _ handler: @escaping @Sendable (Failure) -> Replacement
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         self.catch(handler)
+    }
+}
+
+extension Signal {
+    /// Starts this signal as the stage of a `catch`: its values and completion go to `sink`, and its error,
+    /// once the stage has ended, to `replace` (which starts the replacement).
+    func startAsCatchStage<NewFailure: Error>(
+        _ sink: Sink<Value, NewFailure>, in lifetime: CompositeDisposable,
+        replacingErrorWith replace: @escaping (Failure) -> Void
+    ) {
+        let output = OperatorOutput(sink, lifetime)
+        startAsStage(in: lifetime) { event in
+            switch event {
+            case .next(let value):
+                output.send(value)
+                return nil
+            case .completed:
+                output.finish(.completed)
+                return nil
+            case .error(let failure):
+                return { replace(failure) }
+            }
+        }
+    }
+}
+
+/// A signal and the error handlers of a chain of `catch(_:)`s whose replacements fail as it does, the
+/// handlers in a ``PersistentList`` that each `catch` extends (the chain is its signal's annex's parts).
+///
+/// `s.catch(h1)` is `s` with the handlers `[h1]`; `.catch(h2)` extends them to `[h1, h2]`. A subscription
+/// runs `s`; its error goes to the first handler, whose replacement runs next and whose error goes to the
+/// second, and so on; the last replacement runs straight into the subscriber. Each value crosses one stage,
+/// however deep the chain was built.
+final class CatchChain<Value, Failure: Error> {
+    typealias Handler = (Failure) -> Signal<Value, Failure>
+
+    /// The signal whose error the first handler replaces.
+    private let source: Signal<Value, Failure>
+    private let handlers: PersistentList<Handler>
+
+    /// `upstream`'s chain (or `upstream` with no handlers, unless a `catch` made it) followed by `handler`.
+    init(_ upstream: Signal<Value, Failure>, catching handler: @escaping Handler) {
+        if let earlier = upstream.compositionParts as? CatchChain {
+            source = earlier.source
+            handlers = earlier.handlers.appending(handler)
+        } else {
+            source = upstream
+            handlers = PersistentList(handler)
+        }
+    }
+
+    /// Runs the chain for one subscription.
+    func start(_ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable) {
+        Self.start(source, replacedBy: handlers.elements, at: 0, sink, in: lifetime)
+    }
+
+    /// Runs `signal` as a stage whose error `handlers[index]` replaces.
+    private static func start(
+        _ signal: Signal<Value, Failure>, replacedBy handlers: [Handler], at index: Int,
+        _ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable
+    ) {
+        signal.startAsCatchStage(sink, in: lifetime) { failure in
+            let replacement = handlers[index](failure)
+            if index == handlers.count - 1 {
+                replacement.start(sink, in: lifetime)
+            } else {
+                start(replacement, replacedBy: handlers, at: index + 1, sink, in: lifetime)
+            }
+        }
     }
 }
