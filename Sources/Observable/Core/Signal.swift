@@ -35,8 +35,8 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     @usableFromInline
     package let startHandler: (Sink<Value, Failure>, CompositeDisposable) -> Void
 
-    /// What the signal carries besides its start: its debug info, or the plain subject whose subscriptions
-    /// it starts (see ``SignalAnnex``). One word: a signal stays 24 bytes.
+    /// What the signal carries besides its start: its debug info, the plain subject whose subscriptions it
+    /// starts, or the parts an operator composed it of (see ``SignalAnnex``). One word: a signal stays 24 bytes.
     @usableFromInline
     package let annex: SignalAnnex?
 
@@ -288,14 +288,17 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
 /// signal given a name (`named(_:)`) carries its debug info, which keeps the subject's core: with the graph
 /// off the named stage starts the subject as it is, so `map` below it still joins the subject.
 ///
-/// One reference, told apart by its class: as an enum of two references, copying a signal went through an
+/// One reference, told apart by its class: as an enum of references, copying a signal went through an
 /// outlined copy and destroy of the enum (W8, a cold signal made and subscribed: ~6 instructions more per
-/// subscription, measured), where one optional reference is one retain and one release.
+/// subscription, measured), where one optional reference is one retain and one release. `map` takes any
+/// object that is neither a ``SignalDebugInfo`` nor a ``SignalComposition`` for a subject's core: a fourth
+/// kind must be excluded in ``plainSubject`` too (`ConcatChainTests` and `CatchChainTests` map a
+/// composition with a values-only subscriber).
 @usableFromInline
 package struct SignalAnnex {
-    /// A ``SignalDebugInfo``, or the core of the plain subject whose `signal` this is (only a `Signal` with
-    /// the subject's own `Value` and `Failure` carries it: the subject's `signal`, or that signal linked for
-    /// deep chains).
+    /// A ``SignalDebugInfo``, a ``SignalComposition``, or the core of the plain subject whose `signal` this is
+    /// (only a `Signal` with the subject's own `Value` and `Failure` carries it: the subject's `signal`, or that
+    /// signal linked for deep chains).
     @usableFromInline let object: AnyObject & Sendable
 
     @inlinable

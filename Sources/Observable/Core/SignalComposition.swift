@@ -8,14 +8,16 @@
 /// its upstream's parts back (``Signal/compositionParts``) and, if they are its own kind for the same
 /// `Value` and `Failure`, extends them: every value crosses one stage, whatever the nesting.
 ///
-/// `parts` is the operator's own type (`concat`'s `PersistentList` of signals, `CatchChain`); this class only tells the
-/// annex's kinds apart by its identity (see ``SignalAnnex``). While the debugging tools track pipelines
-/// the annex is the signal's debug info instead, and the operator nests as it would without this.
+/// `parts` is the operator's own type, one type per operator so that no operator adopts another's
+/// (`concat`'s `PersistentList` of signals, `catch`'s `CatchChain`); this class only tells the annex's kinds
+/// apart by its identity (see ``SignalAnnex``). While the debugging tools track pipelines the annex is the
+/// signal's debug info instead, and the operator nests as it would without this.
 @usableFromInline
 final class SignalComposition: @unchecked Sendable {
-    // Safety: `parts` is set once and never mutated through this reference. It holds signals, which are not
-    // `Sendable`: it is read only by the operator applied to the signal that carries this annex, where that
-    // signal is, and a `Signal` cannot cross isolation domains. The annex is `Sendable` only so that one
+    // Safety: `parts` is set once, and what it refers to never changes after it is made (`PersistentList`'s
+    // and `CatchChain`'s fields are constants; a list node's `earlier` is cleared only by its own `deinit`,
+    // when nothing else refers to it). Threads that read it (a subscription started on the thread of an event,
+    // a chain built wherever it is subscribed) read values nobody writes. The annex is `Sendable` so that one
     // reference type can carry a subject's core, debug info or this.
     let parts: AnyObject
 

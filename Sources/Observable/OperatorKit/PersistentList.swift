@@ -53,6 +53,6 @@ final class PersistentList<Element> {
     // to a local: the queued reference must be the last one, released by the thread's loop (see
     // `DeepChainTrampoline.releaseLater(_:)`), or the release would still nest here.
     deinit {
-        DeepChainTrampoline.releaseLater(earlier.take() as Any)
+        if earlier != nil { DeepChainTrampoline.releaseLater(earlier.take() as Any) }
     }
 }

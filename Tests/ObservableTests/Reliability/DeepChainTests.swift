@@ -144,6 +144,18 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completions, 1)
     }
 
+    func testTenThousandConcatsNestedToTheRightDeliverEveryValueInOrder() {
+        // `Signal(value:).concat(chain)`: the chain is the last signal of each list, so nothing is flattened and
+        // each `concat` starts the next from inside its own completion, ten thousand starts deep.
+        var chain = Signal<Int, Never>(value: Self.nestingDepth)
+        for index in (0..<Self.nestingDepth).reversed() { chain = Signal(value: index).concat(chain) }
+        var received: [Int] = []
+        var completions = 0
+        chain.subscribe(next: { received.append($0) }, completed: { completions += 1 })
+        XCTAssertEqual(received, Array(0...Self.nestingDepth))
+        XCTAssertEqual(completions, 1)
+    }
+
     func testTenThousandNestedCatchesEachReplaceTheFailureBeforeThem() {
         var chain = Signal<Int, TestError>(values: [0]).concat(Signal(error: TestError()))
         for index in 1...Self.nestingDepth {

@@ -164,7 +164,8 @@ extension Signal {
 extension Signal {
     /// Runs `signals[index...]` for one subscription of a chain of `concat(_:)`s: each as a stage that
     /// forwards its values and its error and, when it completes, starts the next; the last straight into
-    /// `sink`. The chain's list (a ``PersistentList`` that each `concat` extends) is its annex's parts.
+    /// `sink`. The chain's list (a ``PersistentList`` that each `concat` extends) is its annex's parts. A
+    /// subscription holds every signal of the list until it ends (the signal it was made from held them too).
     static func startConcatenated(
         _ signals: [Signal], at index: Int, _ sink: Sink<Value, Failure>, in lifetime: CompositeDisposable
     ) {

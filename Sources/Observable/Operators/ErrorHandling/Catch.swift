@@ -20,8 +20,9 @@ extension SignalConvertible {
         _ handler: @escaping @Sendable (Failure) -> Replacement
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         let upstream = signal
-        if Replacement.Failure.self == Failure.self {
-            // The same type, so the casts change nothing; they let the chain hold one handler type.
+        if Replacement.Failure.self == Failure.self, !DebugSwitch.needsSignalTracking {
+            // The same type, so the casts change nothing; they let the chain hold one handler type. (While the
+            // debugging tools track pipelines each `catch` is a stage of its own, below.)
             let chain = CatchChain(upstream) { failure in
                 unsafeBitCast(handler(failure).signal, to: Signal<Value, Failure>.self)
             }

@@ -88,6 +88,67 @@ final class ConcatChainTests: ResourceCheckedTestCase {
         XCTAssertNil(weakTracked)
     }
 
+    func testMappingAChainOfConcatsForAValuesOnlySubscriberMapsEveryValue() {
+        // `map` joins a plain subject's signal directly; a chain's signal must not be taken for one.
+        let chain = Signal<Int, Never>(value: 1).concat(Signal(value: 2)).concat(Signal(value: 3))
+        XCTAssertEqual(values(of: chain.map { $0 * 10 }), [10, 20, 30])
+        XCTAssertEqual(values(of: chain.named("chain").map { $0 * 10 }), [10, 20, 30])
+        let subject = Subject<Int, Never>()
+        var received: [Int] = []
+        subject.concat(Signal(value: 2)).concat(Signal(value: 3)).map { $0 + 100 }
+            .subscribe(next: { received.append($0) })
+        subject.send(1)
+        subject.sendCompleted()
+        XCTAssertEqual(received, [101, 102, 103])
+    }
+
+    func testEndingTheSubscriptionFromInsideAStageOfAChainOfConcatsStartsNoLaterSignal() {
+        let second = ProbeSource<Int, Never>()
+        let third = ProbeSource<Int, Never>()
+        let log = EventLog<Int, Never>()
+        Signal<Int, Never>(values: [1, 2]).concat(second.signal).concat(third.signal).take(1).record(into: log)
+        XCTAssertEqual(log.events, [.next(1), .completed])
+        XCTAssertEqual([second.subscriptions, third.subscriptions], [0, 0])
+    }
+
+    func testTwoSubscriptionsOfOneChainOfConcatsRunIndependently() {
+        let first = ProbeSource<Int, Never>()
+        let second = ProbeSource<Int, Never>()
+        let chain = first.signal.concat(second.signal).concat(Signal(value: 9))
+        let a = EventLog<Int, Never>()
+        let b = EventLog<Int, Never>()
+        chain.record(into: a)
+        let firstOfA = first.observer
+        chain.record(into: b)
+        XCTAssertEqual(first.subscriptions, 2)
+        firstOfA?.sendCompleted()
+        XCTAssertEqual(second.subscriptions, 1, "only the first subscription moved on")
+        second.send(5)
+        second.sendCompleted()
+        XCTAssertEqual(a.events, [.next(5), .next(9), .completed])
+        XCTAssertEqual(b.events, [])
+        first.send(1)
+        first.sendCompleted()
+        XCTAssertEqual(second.subscriptions, 2)
+        second.sendCompleted()
+        XCTAssertEqual(b.events, [.next(1), .next(9), .completed])
+    }
+
+    func testAChainOfConcatsMovesOnWhenAStageCompletesOnAnotherThread() {
+        let first = Subject<Int, Never>()
+        let log = EventLog<Int, Never>()
+        let done = expectation(description: "completed")
+        first.concat(Signal(value: 2)).concat(Signal(value: 3))
+            .subscribe(next: { log.append(.next($0)) }, completed: { done.fulfill() })
+        let sender = Thread {
+            first.send(1)
+            first.sendCompleted()
+        }
+        sender.start()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(log.values, [1, 2, 3])
+    }
+
     private func values(of signal: Signal<Int, Never>) -> [Int] {
         var values: [Int] = []
         signal.subscribe(next: { values.append($0) })

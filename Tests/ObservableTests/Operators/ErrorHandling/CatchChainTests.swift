@@ -89,6 +89,34 @@ final class CatchChainTests: ResourceCheckedTestCase {
         XCTAssertLessThanOrEqual(thousand, one + 8, "stack depth \(thousand), against \(one) for one catch")
     }
 
+    func testMappingAChainOfCatchesForAValuesOnlySubscriberMapsEveryValue() {
+        // `map` joins a plain subject's signal directly; a chain's signal must not be taken for one.
+        let chain = Signal<Int, TestError>(value: 1).concat(Signal(error: TestError(2)))
+            .catch { error in Signal<Int, TestError>(value: error.code).concat(Signal(error: TestError(3))) }
+            .catch { error in Signal<Int, TestError>(value: error.code) }
+        var received: [Int] = []
+        chain.map { $0 * 10 }.subscribe(next: { received.append($0) })
+        chain.named("chain").map { $0 * 10 }.subscribe(next: { received.append($0) })
+        XCTAssertEqual(received, [10, 20, 30, 10, 20, 30])
+    }
+
+    func testAChainOfCatchesWhoseSourceCompletesCallsNoHandler() {
+        let calls = Counter()
+        let log = EventLog<Int, TestError>()
+        Signal<Int, TestError>(values: [1, 2])
+            .catch { _ -> Signal<Int, TestError> in
+                calls.increment()
+                return .empty
+            }
+            .catch { _ -> Signal<Int, TestError> in
+                calls.increment()
+                return .empty
+            }
+            .record(into: log)
+        XCTAssertEqual(log.events, [.next(1), .next(2), .completed])
+        XCTAssertEqual(calls.value, 0)
+    }
+
     private func events(of signal: Signal<Int, TestError>) -> [Event<Int, TestError>] {
         let log = EventLog<Int, TestError>()
         signal.record(into: log)
