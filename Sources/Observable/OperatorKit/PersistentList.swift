@@ -11,25 +11,29 @@
 /// one.elements     // [1]
 /// ```
 final class PersistentList<Element> {
-    /// The list before ``last``; `nil` if ``last`` is the first element. Cleared only by `deinit`.
-    private var earlier: PersistentList?
-    /// The last element.
-    let last: Element
+    // Safety (both): set by `init`, read by `last`, `elements` and `appending(_:)`, cleared only by `deinit`
+    // (when no other reference exists).
+    /// The list before ``last``; `nil` if ``last`` is the first element.
+    @exclusivity(unchecked) private var earlier: PersistentList?
+    @exclusivity(unchecked) private var storedLast: Element?
     /// How many elements the list holds.
     let count: Int
 
     /// A list of one element.
     init(_ first: Element) {
         earlier = nil
-        last = first
+        storedLast = first
         count = 1
     }
 
     private init(earlier: PersistentList, last: Element) {
         self.earlier = earlier
-        self.last = last
+        storedLast = last
         count = earlier.count + 1
     }
+
+    /// The last element.
+    var last: Element { storedLast.unsafelyUnwrapped }
 
     /// This list followed by `element`, sharing this one.
     func appending(_ element: Element) -> PersistentList {
@@ -49,10 +53,13 @@ final class PersistentList<Element> {
         return elements
     }
 
-    // A list ten thousand long would otherwise be freed by ten thousand nested releases. Moved out, not bound
-    // to a local: the queued reference must be the last one, released by the thread's loop (see
-    // `DeepChainTrampoline.releaseLater(_:)`), or the release would still nest here.
+    // Both the list before this node and the last element are released by the thread's loop (see
+    // `DeepChainTrampoline.releaseLater(_:)`), not from inside this release: a list ten thousand long would be
+    // freed by ten thousand nested releases, and so would lists that hold one another through their elements
+    // (`Signal(value: x).concat(chain)` in a loop: each list's last signal keeps the next list, through its
+    // start closure and its annex). Moved out, not bound to a local: the queued references must be the last
+    // ones, or the releases would still nest here.
     deinit {
-        if earlier != nil { DeepChainTrampoline.releaseLater(earlier.take() as Any) }
+        DeepChainTrampoline.releaseLater((earlier.take(), storedLast.take()) as Any)
     }
 }

@@ -24,8 +24,8 @@ final class PersistentListTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                var list = PersistentList(Freed(freed))
-                for _ in 1..<100_000 { list = list.appending(Freed(freed)) }
+                var list = PersistentList(FreeCounted(freed))
+                for _ in 1..<100_000 { list = list.appending(FreeCounted(freed)) }
                 XCTAssertEqual(list.count, 100_000)
                 XCTAssertEqual(freed.value, 0)
             }
@@ -36,11 +36,4 @@ final class PersistentListTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(freed.value, 100_000)
     }
-}
-
-/// Counts its own deinitialization.
-private final class Freed: Sendable {
-    let counter: Counter
-    init(_ counter: Counter) { self.counter = counter }
-    deinit { counter.increment() }
 }

@@ -156,6 +156,29 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completions, 1)
     }
 
+    func testTenThousandConcatsNestedToTheRightAreFreedOnAThreadWithASmallStack() {
+        // Each list holds the next chain: freed by nested releases, ten thousand of them overflow 256 KB (and the
+        // main thread's 8 MB under AddressSanitizer).
+        let freed = Counter()
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                let counted = FreeCounted(freed)
+                var chain = Signal<Int, Never> { observer in
+                    _ = counted
+                    observer.sendCompleted()
+                    return nil
+                }
+                for index in 0..<Self.nestingDepth { chain = Signal(value: index).concat(chain) }
+            }
+            finished.signal()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        waitOrFail(finished, within: 120, "the chain's thread")
+        XCTAssertEqual(freed.value, 1)
+    }
+
     func testTenThousandNestedCatchesEachReplaceTheFailureBeforeThem() {
         var chain = Signal<Int, TestError>(values: [0]).concat(Signal(error: TestError()))
         for index in 1...Self.nestingDepth {
