@@ -11,10 +11,11 @@
 /// one.elements     // [1]
 /// ```
 final class PersistentList<Element> {
-    // Safety (both): set by `init`, read by `last`, `elements` and `appending(_:)`, cleared only by `deinit`
-    // (when no other reference exists).
+    // Safety (both): set by `init`, read by `last` and `elements`, cleared only by `deinit` (when no other
+    // reference exists), so no access overlaps a write.
     /// The list before ``last``; `nil` if ``last`` is the first element.
     @exclusivity(unchecked) private var earlier: PersistentList?
+    /// The last element (``last``); optional only so that `deinit` can move it out.
     @exclusivity(unchecked) private var storedLast: Element?
     /// How many elements the list holds.
     let count: Int
