@@ -21,8 +21,10 @@ extension SignalConvertible {
     ) -> Signal<Value, Replacement.Failure> where Replacement.Value == Value {
         let upstream = signal
         if Replacement.Failure.self == Failure.self, !DebugSwitch.needsSignalTracking {
-            // The same type, so the casts change nothing; they let the chain hold one handler type. (While the
-            // debugging tools track pipelines each `catch` is a stage of its own, below.)
+            // Safety of the two `unsafeBitCast`s: the test above compares the exact runtime types, so
+            // `Replacement.Failure` *is* `Failure` here and each cast is from a type to itself (it changes no
+            // bits and moves nothing between threads); they only let the compiler see one handler type for the
+            // chain. (While the debugging tools track pipelines each `catch` is a stage of its own, below.)
             let chain = CatchChain(upstream) { failure in
                 unsafeBitCast(handler(failure).signal, to: Signal<Value, Failure>.self)
             }
