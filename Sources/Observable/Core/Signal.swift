@@ -46,9 +46,14 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     package var debugInfo: SignalDebugInfo? { annex?.debugInfo }
 
     /// The plain subject's core whose `signal` this is (see ``SignalAnnex``), as the subject handed it over;
-    /// `nil` for every other signal.
+    /// `nil` for every other signal. Not retained: valid while this signal is. `map`'s start reads it for
+    /// every subscription, and a retained reference cost W3 a retain and a release of the subject's core
+    /// per cycle (callgrind).
     @inlinable @inline(__always)
-    package var plainSubjectSource: (AnyObject & Sendable)? { annex?.plainSubject }
+    package var plainSubjectSource: Unmanaged<AnyObject & Sendable>? {
+        guard let annex else { return nil }
+        return annex.plainSubject
+    }
 
     /// `function` and `file` name the operator (`map(_:)`) for the debugging tools; they cost nothing
     /// unless ``TetherDebug`` is tracking.
@@ -58,11 +63,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         function: StaticString = #function, file: StaticString = #fileID
     ) {
         self.startHandler = startHandler
-        if DebugSwitch.needsSignalTracking {
-            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
-        } else {
-            annex = nil
-        }
+        annex = Self.annexOfNewSignal(function: function, file: file)
     }
 
     /// The `signal` of a plain subject: `init(unsafeStart:function:file:)`, and while the debugging tools
@@ -89,6 +90,28 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
     ) {
         self.init(unsafeStart: startHandler, function: function, file: file)
+    }
+
+    /// The annex of a signal being made by `function` (its debug info while the debugging tools track),
+    /// decided before the signal's start closure is made (see ``init(annex:unsafeStart:)``).
+    @inlinable
+    package static func annexOfNewSignal(function: StaticString, file: StaticString = #fileID) -> SignalAnnex? {
+        if DebugSwitch.needsSignalTracking {
+            return SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
+        }
+        return nil
+    }
+
+    /// A signal with the annex ``annexOfNewSignal(function:file:)`` decided. The flag is read before the
+    /// start closure captures its upstream: read after, it sat between the capture's retains and the
+    /// upstream's releases, which the optimizer then kept (W3: a retain and a release of each of the
+    /// upstream's two references per subscription).
+    @inlinable
+    package init(
+        annex: SignalAnnex?, unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
+    ) {
+        self.startHandler = startHandler
+        self.annex = annex
     }
 
     /// A signal made of other signals by an operator that flattens chains of itself (`concat`, `catch`):
@@ -333,16 +356,18 @@ package struct SignalAnnex {
     }
 
     /// The plain subject's core (see ``Signal/plainSubjectSource``): the object itself, or a named plain
-    /// subject's, which its debug info keeps (see ``SignalDebugInfo/plainSubject``).
-    /// Always inlined into `map`'s start, which reads it for every `map` (as a call: W1's scaling rows +0.7 %).
+    /// subject's, which its debug info keeps (see ``SignalDebugInfo/plainSubject``). Not retained: valid while
+    /// this annex is. Always inlined into `map`'s start, which reads it for every `map` (as a call: W1's
+    /// scaling rows +0.7 %).
     @inlinable @inline(__always)
-    var plainSubject: (AnyObject & Sendable)? {
+    var plainSubject: Unmanaged<AnyObject & Sendable>? {
         let kind = ObjectIdentifier(type(of: object))
         if kind == ObjectIdentifier(SignalDebugInfo.self) {
-            return unsafeDowncast(object, to: SignalDebugInfo.self).plainSubject
+            guard let source = unsafeDowncast(object, to: SignalDebugInfo.self).plainSubject else { return nil }
+            return Unmanaged.passUnretained(source)
         }
         if kind == ObjectIdentifier(SignalComposition.self) { return nil }
-        return object
+        return Unmanaged.passUnretained(object)
     }
 
     /// The parts of a signal composed of others (see ``SignalComposition``), as the operator that made

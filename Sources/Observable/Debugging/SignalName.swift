@@ -24,7 +24,8 @@ extension SignalConvertible {
         let info =
             base.debugInfo?.named(name)
             ?? SignalDebugInfo(
-                name: name, operatorName: "Signal", inputs: [], plainSubject: base.plainSubjectSource)
+                name: name, operatorName: "Signal", inputs: [],
+                plainSubject: base.plainSubjectSource?.takeUnretainedValue())
         return base.recording(as: info)
     }
 }

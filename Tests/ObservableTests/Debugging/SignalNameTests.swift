@@ -66,7 +66,9 @@ final class SignalNameTests: DebugTestCase {
         let subject = Subject<Int, Never>()
         let named = subject.named("joined.source")
         XCTAssertNotNil(named.plainSubjectSource, "the named stage only records with the graph on")
-        XCTAssertTrue(named.plainSubjectSource === subject.signal.plainSubjectSource)
+        XCTAssertTrue(
+            named.plainSubjectSource?.takeUnretainedValue() === subject.signal.plainSubjectSource?.takeUnretainedValue()
+        )
         XCTAssertEqual(named.description, "joined.source")
         var values: [Int] = []
         let subscription = named.map { $0 * 10 }.named("joined.tens").subscribe(next: { values.append($0) })

@@ -33,17 +33,22 @@ extension SignalConvertible {
     ) -> Signal<NewValue, Failure> {
         // Linked so that releasing a chain of many maps does not nest one release per stage.
         let upstream = signal.linkedForDeepChains
+        // Decided before the start closure captures `upstream` (see `Signal.init(annex:unsafeStart:)`).
+        let annex = Signal<NewValue, Failure>.annexOfNewSignal(function: function)
         return Signal(
-            function: function,
+            annex: annex,
             unsafeStart: { sink, lifetime in
                 switch sink {
                 case .values(let next):
                     // Right below a plain subject, while the debugging tools track nothing (the annex says
                     // both): the subject's entry holds the two closures, one object for what the sink's
-                    // context and an entry holding it would be (see `SignalAnnex`).
+                    // context and an entry holding it would be (see `SignalAnnex`). `upstream` keeps the core
+                    // alive: borrowed, not retained.
                     if let source = upstream.plainSubjectSource, !DebugSwitch.needsSignalTracking {
-                        unsafeDowncast(source, to: SubjectCore<Value, Failure>.self)
-                            .joinMapping(next: next, transform: transform, lifetime: lifetime)
+                        source._withUnsafeGuaranteedRef {
+                            unsafeDowncast($0, to: SubjectCore<Value, Failure>.self)
+                                .joinMapping(next: next, transform: transform, lifetime: lifetime)
+                        }
                         return
                     }
                     // A values-only subscriber ignores the terminal event: pass values on as values (no event
