@@ -3,7 +3,7 @@ import CMallInfo
 import Foundation
 // tether-probe: one workload, N operations, nothing else: for callgrind instruction counts, which (unlike wall
 // time) repeat on a loaded machine. Scripts/callgrind-per-op.sh runs it at N and 2N and prints instructions per
-// operation, so setup and process start cancel out. Usage: tether-probe W1|W1C10|W1C100|W1C1000|W1C10R|W1C100R|W1C1000R|W2|W2S|W3|W3B|W3BC|W6B|W4|W5|W7|W7F|W7R|W7RF|W8 N
+// operation, so setup and process start cancel out. Usage: tether-probe W1|W1C10|W1C100|W1C1000|W1C20000|W1C10R|W1C100R|W1C1000R|W1C20000R|W2|W2S|W3|W3B|W3BC|W6B|W4|W5|W7|W7F|W7R|W7RF|W8 N
 import Glibc
 import Observable
 
@@ -177,9 +177,11 @@ case "W1": w1(n)
 case "W1C10": w1Chain(n, operators: 10)
 case "W1C100": w1Chain(n, operators: 100)
 case "W1C1000": w1Chain(n, operators: 1000)
+case "W1C20000": w1Chain(n, operators: 20000)
 case "W1C10R": w1ChainRaw(n, operators: 10)
 case "W1C100R": w1ChainRaw(n, operators: 100)
 case "W1C1000R": w1ChainRaw(n, operators: 1000)
+case "W1C20000R": w1ChainRaw(n, operators: 20000)
 case "W2": w2(n)
 case "W2S": w2Single(n)
 case "W3": w3(n)
