@@ -210,7 +210,7 @@ extension Signal {
         let link = DeepChainLink(self)
         // The handler is called directly: the wrapper is not a stage of its own (for the trampoline's
         // count or for the debugging tools, which see this signal's own `debugInfo` — it keeps its annex).
-        return Signal(linking: { sink, lifetime in link.value.startHandler(sink, lifetime) }, annex: annex)
+        return Signal(annex: annex, unsafeStart: { sink, lifetime in link.value.startHandler(sink, lifetime) })
     }
 }
 

@@ -76,7 +76,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ) {
         self.startHandler = startHandler
         if DebugSwitch.needsSignalTracking {
-            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
+            annex = Self.debugAnnex(function: function, file: file)
         } else {
             annex = SignalAnnex(plainSubject: source)
         }
@@ -92,22 +92,35 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
         self.init(unsafeStart: startHandler, function: function, file: file)
     }
 
-    /// The annex of a signal being made by `function` (its debug info while the debugging tools track),
-    /// decided before the signal's start closure is made (see ``init(annex:unsafeStart:)``).
+    /// The annex of a signal being made by `function`: its debug info while the debugging tools track,
+    /// otherwise none. For an operator that makes its start closure after (see ``init(annex:unsafeStart:)``);
+    /// call it after reading `signal` of each input, as the other initializers are called: reading a named
+    /// input is what notes it as an input of the signal made next, and may turn tracking on.
     @inlinable
-    package static func annexOfNewSignal(function: StaticString, file: StaticString = #fileID) -> SignalAnnex? {
+    static func annexOfNewSignal(function: StaticString, file: StaticString = #fileID) -> SignalAnnex? {
+        // Written out, not `debugAnnex(function:file:)`: calling it here, even always inlined, cost W8 (a cold
+        // signal made and subscribed) ten instructions per subscription (callgrind: 51.45 → 51.85 M).
         if DebugSwitch.needsSignalTracking {
             return SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
         }
         return nil
     }
 
-    /// A signal with the annex ``annexOfNewSignal(function:file:)`` decided. The flag is read before the
-    /// start closure captures its upstream: read after, it sat between the capture's retains and the
-    /// upstream's releases, which the optimizer then kept (W3: a retain and a release of each of the
-    /// upstream's two references per subscription).
+    /// The debug info of a signal being made by `function` in `file`, as an annex, for the initializers to
+    /// call once they have found the debugging tools tracking (``DebugSwitch/needsSignalTracking``).
     @inlinable
-    package init(
+    static func debugAnnex(function: StaticString, file: StaticString) -> SignalAnnex? {
+        SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
+    }
+
+    /// A signal with an annex decided before its start closure was made: ``annexOfNewSignal(function:file:)``
+    /// (`map`), or its upstream's (a signal linked for deep chains). `map` reads the flag before its start
+    /// closure captures the upstream: read after, in the initializer, the flag's load sat between the
+    /// capture's retains and the upstream's releases, which the optimizer then kept (W3: a retain and a release
+    /// of each of the upstream's two references per subscription). Internal: the annex must fit the signal's
+    /// type (a plain subject's core only on a signal of that subject's `Value` and `Failure`).
+    @inlinable
+    init(
         annex: SignalAnnex?, unsafeStart startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void
     ) {
         self.startHandler = startHandler
@@ -123,7 +136,7 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     ) {
         self.startHandler = startHandler
         if DebugSwitch.needsSignalTracking {
-            annex = SignalDebugInfo.made(by: function, in: file, type: Self.self).map(SignalAnnex.init(debugInfo:))
+            annex = Self.debugAnnex(function: function, file: file)
         } else {
             annex = SignalAnnex(composition: SignalComposition(parts))
         }
@@ -132,15 +145,6 @@ public struct Signal<Value, Failure: Error>: SignalConvertible {
     /// The parts this signal is composed of, if an operator that flattens chains of itself made it while
     /// the debugging tools tracked nothing (see ``SignalComposition``); `nil` for every other signal.
     var compositionParts: AnyObject? { annex?.compositionParts }
-
-    /// The same signal held through a `DeepChainLink` (see `linkedForDeepChains`), with its annex.
-    init(
-        linking startHandler: @escaping (Sink<Value, Failure>, CompositeDisposable) -> Void,
-        annex: SignalAnnex?
-    ) {
-        self.startHandler = startHandler
-        self.annex = annex
-    }
 
     /// A stage of the debugging tools (`named(_:)`), described by `debugInfo`.
     init(

@@ -5,7 +5,8 @@ import TetherEngine
 ///
 /// A signal made while ``TetherDebug`` tracks pipelines learns its inputs from the calling thread: an
 /// operator reads `signal` of each input just before it makes its result (`let upstream = signal`), and
-/// `Signal.init(unsafeStart:)` takes what was read since. Nothing in the operators has to cooperate.
+/// `Signal.init(unsafeStart:)` (or `Signal.annexOfNewSignal(function:file:)`, which `map` calls before it
+/// makes its start closure) takes what was read since. The operators only have to read their inputs first.
 @usableFromInline
 package final class SignalDebugInfo: Sendable {
     /// A number unique in this process.
